@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// One root run over every package and app, so `pnpm test` is the whole suite.
+// The "@a2a/source" export condition makes workspace packages resolve to their TypeScript sources: no build needed.
+export default defineConfig({
+  resolve: { conditions: ['@a2a/source', 'module', 'node', 'import', 'default'] },
+  ssr: { resolve: { conditions: ['@a2a/source', 'module', 'node', 'import', 'default'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
