@@ -1,0 +1,56 @@
+import { A2AError } from '../errors.js';
+
+export const JSON_MEDIA_TYPES = ['application/json', 'application/a2a+json'];
+
+/** `application/json` or `application/a2a+json`, with any parameters (charset…). */
+export function isJsonContentType(header: string | null): boolean {
+  if (!header) return false;
+  const type = header.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return JSON_MEDIA_TYPES.includes(type);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads the body as UTF-8 text, refusing more than `maxBytes` (413) without buffering past the limit.
+ * Invalid UTF-8 is a parse error.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new A2AError('ParseError', 'Request body is not valid UTF-8');
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new A2AError('PayloadTooLarge', `Request body exceeds the limit of ${maxBytes} bytes`, {
+    metadata: { limit: String(maxBytes) },
+  });

@@ -1,0 +1,184 @@
+import { A2AError, isA2AError } from '../errors.js';
+import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
+import type { A2AUser, CallContext } from '../server/agent-executor.js';
+import type { OperationEnv } from '../server/operations.js';
+import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
+import { AgentCardRoute } from './agent-card-route.js';
+import { isJsonContentType } from './body.js';
+import { serveJsonRpc } from './json-rpc.js';
+import { type HeaderInit, jsonRpcErrorResponse, statusErrorResponse } from './responses.js';
+import { matchRest, serveRest } from './rest.js';
+import { authorize, challenges } from './security.js';
+
+/** What the host (an adapter, or your own code) knows about the caller. */
+export interface A2ARequestContext {
+  user?: A2AUser | undefined;
+  tenant?: string | undefined;
+}
+
+export interface HandleOptions {
+  /** The path relative to where the handler is mounted (default: the URL's path). The rest is the mount prefix. */
+  pathname?: string;
+  context?: A2ARequestContext;
+}
+
+export interface A2AHttpHandler {
+  /** `undefined` when the path is not an A2A route (adapters call `next()`). Never rejects. */
+  handle(request: Request, options?: HandleOptions): Promise<Response | undefined>;
+  /** Same, with 404 instead of `undefined`, for Fetch-native hosts. */
+  fetch(request: Request, options?: HandleOptions): Promise<Response>;
+  readonly requestHandler: A2ARequestHandler;
+  /** The public card as served for a base URL. */
+  agentCard(baseUrl: string): AgentCard;
+}
+
+export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
+  /** Use a prepared engine instead of `agentCard` + `executor`. */
+  requestHandler?: A2ARequestHandler;
+  /** Paths relative to the mount point. `false` turns a binding off. */
+  routes?: { jsonRpc?: string | false; rest?: string | false; agentCard?: string };
+  /** Public base URL (scheme, host, prefix) for the card; default: derived from each request. */
+  publicUrl?: string;
+  /** Largest accepted request body. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** SSE keep-alive comment interval. Default 15 s. */
+  keepAliveMs?: number;
+  /** How errors before a stream's first event are answered: 'json' (default) or a one-frame 'event-stream'. */
+  earlyStreamErrors?: 'json' | 'event-stream';
+  /** `Cache-Control: max-age` of the agent card. Default 300 s. */
+  cardMaxAgeSeconds?: number;
+  /** Caller identity for Fetch-native hosts (adapters pass theirs through `handle`). */
+  context?: (request: Request) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+}
+
+const CARD_PATH = '/.well-known/agent-card.json';
+const SERVED_VERSIONS = new Set(['1.0']);
+
+/** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
+export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
+  const engine = options.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
+  const onError = options.onError ?? ((e: unknown) => console.error('[a2a]', e));
+  const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
+  const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
+  const cardPath = options.routes?.agentCard ?? CARD_PATH;
+  const settings = {
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    earlyErrors: options.earlyStreamErrors ?? 'json',
+    onError,
+  } as const;
+  const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
+
+  const interfaces = (baseUrl: string): AgentInterface[] => {
+    const out: AgentInterface[] = [];
+    if (jsonRpcPath !== false) {
+      out.push({ url: joinUrl(baseUrl, jsonRpcPath), protocolBinding: PROTOCOL_BINDINGS.jsonrpc, protocolVersion: '1.0' });
+    }
+    if (restPath !== false) {
+      out.push({ url: joinUrl(baseUrl, restPath), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
+    }
+    return out;
+  };
+  const publishCard = (baseUrl: string) => (input: AgentCardInput): AgentCard =>
+    ({
+      ...input,
+      defaultInputModes: input.defaultInputModes ?? engine.agentCard.defaultInputModes,
+      defaultOutputModes: input.defaultOutputModes ?? engine.agentCard.defaultOutputModes,
+      capabilities: input.capabilities ?? engine.agentCard.capabilities,
+      supportedInterfaces: input.supportedInterfaces?.length ? input.supportedInterfaces : interfaces(baseUrl),
+    }) as AgentCard;
+  const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
+  const cardRoute = new AgentCardRoute(agentCard, options.cardMaxAgeSeconds ?? 300);
+
+  async function handle(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const path = handleOptions.pathname ?? url.pathname;
+    const mount = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : '';
+    const baseUrl = options.publicUrl ?? `${url.origin}${mount}`;
+    const method = request.method;
+
+    if (path === cardPath && (method === 'GET' || method === 'HEAD')) return cardRoute.serve(request, baseUrl, {});
+
+    const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
+    const restMatch =
+      !isJsonRpc && restPath !== false && path.startsWith(restPath) ? matchRest(method, path.slice(restPath.length) || '/') : undefined;
+    if (!isJsonRpc && !restMatch) return undefined;
+    if (restMatch && 'allowed' in restMatch) {
+      return statusErrorResponse(new A2AError('MethodNotFound', `Method ${method} not allowed here`), {
+        allow: [...new Set(restMatch.allowed)].join(', '),
+      });
+    }
+    const fail = (error: A2AError, headers: HeaderInit = {}) =>
+      isJsonRpc ? jsonRpcErrorResponse(null, error, headers) : statusErrorResponse(error, headers);
+
+    try {
+      const version = requestedVersion(request, url);
+      if (version !== undefined && !SERVED_VERSIONS.has(version)) {
+        throw new A2AError('VersionNotSupported', `A2A version ${version} is not supported (served: 1.0)`, {
+          metadata: { requested: version, supported: '1.0' },
+        });
+      }
+      if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
+        throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
+      }
+      const context = handleOptions.context ?? (await options.context?.(request)) ?? {};
+      authorize(engine.agentCard, context.user);
+
+      const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
+      const activated = requested.filter((uri) => declaredExtensions.has(uri));
+      const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
+      const call: CallContext = {
+        user: context.user,
+        tenant: context.tenant,
+        extensions: activated,
+        signal: request.signal,
+      };
+      const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
+      const routeSettings = { ...settings, headers };
+      return isJsonRpc
+        ? await serveJsonRpc(request, env, routeSettings)
+        : await serveRest(request, url, restMatch as Exclude<typeof restMatch, { allowed: string[] } | undefined>, env, routeSettings);
+    } catch (error) {
+      if (!isA2AError(error)) {
+        onError(error);
+        return fail(new A2AError('Internal', 'Internal error'));
+      }
+      const headers: HeaderInit = error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(engine.agentCard) } : {};
+      return fail(error, headers);
+    }
+  }
+
+  return {
+    handle,
+    async fetch(request, handleOptions) {
+      return (await handle(request, handleOptions)) ?? new Response('Not Found', { status: 404 });
+    },
+    requestHandler: engine,
+    agentCard,
+  };
+}
+
+function requireEngineOptions(options: A2AHandlerOptions): RequestHandlerOptions {
+  if (!options.agentCard || !options.executor) {
+    throw new Error('createA2AHandler needs either a requestHandler or an agentCard and an executor');
+  }
+  return options as RequestHandlerOptions;
+}
+
+/** `A2A-Version` from the header or the query, as Major.Minor; `undefined` when absent or empty. */
+export function requestedVersion(request: Request, url: URL): string | undefined {
+  const raw = request.headers.get('a2a-version') ?? url.searchParams.get('A2A-Version') ?? '';
+  if (raw.trim() === '') return undefined;
+  const match = /^\s*v?(\d+)\.(\d+)/.exec(raw);
+  return match ? `${Number(match[1])}.${Number(match[2])}` : raw.trim();
+}
+
+const parseList = (header: string | null): string[] =>
+  header ? header.split(',').map((s) => s.trim()).filter(Boolean) : [];
+
+const samePath = (a: string, b: string) => a === b || (a === '' && b === '/') || a === `${b}/`;
+
+function joinUrl(base: string, path: string): string {
+  if (path === '' || path === '/') return base.endsWith('/') ? base : `${base}/`;
+  return `${base.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}

@@ -1,0 +1,102 @@
+import { A2AError, fromZodError, toA2AError } from '../errors.js';
+import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
+import { readBodyText } from './body.js';
+import { jsonRpcErrorBody, jsonRpcErrorResponse, type HeaderInit, type JsonRpcId } from './responses.js';
+import { streamResponse, type StreamSettings } from './stream.js';
+
+export interface JsonRpcCall {
+  id: JsonRpcId;
+  method: string;
+  params: unknown;
+}
+
+/** Parses and checks the JSON-RPC 2.0 envelope (-32700 / -32600). */
+export function parseJsonRpc(text: string): JsonRpcCall {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new A2AError('ParseError', 'Invalid JSON payload');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new A2AError('InvalidRequest', 'Invalid request: expected a JSON-RPC 2.0 request object (batches are not supported)');
+  }
+  const { jsonrpc, method, id, params } = body as Record<string, unknown>;
+  const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  const callId = validId ? ((id ?? null) as JsonRpcId) : null;
+  if (!validId) throw withId(new A2AError('InvalidRequest', 'Invalid request: id must be a string, a number or null'), null);
+  if (jsonrpc !== '2.0') throw withId(new A2AError('InvalidRequest', 'Invalid request: jsonrpc must be "2.0"'), callId);
+  if (typeof method !== 'string' || method === '') {
+    throw withId(new A2AError('InvalidRequest', 'Invalid request: method must be a non-empty string'), callId);
+  }
+  return { id: callId, method, params };
+}
+
+/** Request ids travel with errors raised after the envelope was read. */
+const ID = Symbol('jsonRpcId');
+function withId(error: A2AError, id: JsonRpcId): A2AError {
+  (error as unknown as Record<symbol, JsonRpcId>)[ID] = id;
+  return error;
+}
+export const errorId = (error: unknown): JsonRpcId =>
+  ((error as Record<symbol, JsonRpcId> | null)?.[ID] ?? null) as JsonRpcId;
+
+/** `params` must be an object without empty keys; absent means `{}`. */
+export function checkParams(params: unknown): Record<string, unknown> {
+  if (params === undefined || params === null) return {};
+  if (typeof params !== 'object' || Array.isArray(params)) {
+    throw new A2AError('InvalidParams', 'Invalid params: params must be an object');
+  }
+  if (Object.hasOwn(params, '')) throw new A2AError('InvalidParams', 'Invalid params: empty field name');
+  return params as Record<string, unknown>;
+}
+
+export function parseParams(operation: Operation, params: unknown): unknown {
+  const parsed = operation.params.safeParse(checkParams(params));
+  if (!parsed.success) throw fromZodError(parsed.error);
+  return parsed.data;
+}
+
+/** Serves one v1.0 JSON-RPC request. */
+export async function serveJsonRpc(
+  request: Request,
+  env: OperationEnv,
+  settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
+): Promise<Response> {
+  let id: JsonRpcId = null;
+  try {
+    const call = parseJsonRpc(await readBodyText(request, settings.maxBodyBytes));
+    id = call.id;
+    const operation = (OPERATIONS as Record<string, Operation>)[call.method];
+    if (!operation || !Object.hasOwn(OPERATIONS, call.method)) {
+      throw new A2AError('MethodNotFound', `Method not found: ${call.method}`);
+    }
+    const params = parseParams(operation, call.params) as Record<string, unknown>;
+    const scoped = tenantScoped(env, params);
+    if (operation.stream) {
+      const envelope = (result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result });
+      return await streamResponse(operation.run(params, scoped), {
+        ...settings,
+        frame: envelope,
+        errorJson: (error) => jsonRpcErrorBody(id, error),
+        earlyError: (error) => jsonRpcErrorResponse(id, error, settings.headers),
+      });
+    }
+    const result = await operation.run(params, scoped);
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), {
+      status: 200,
+      headers: { 'content-type': 'application/json', ...settings.headers },
+    });
+  } catch (error) {
+    const a2a = toA2AError(error);
+    if (a2a.type === 'Internal') settings.onError(error);
+    return jsonRpcErrorResponse(id ?? errorId(error), a2a, settings.headers);
+  }
+}
+
+/** JSON-RPC carries the tenant in params unless the transport already fixed it. */
+export function tenantScoped(env: OperationEnv, params: Record<string, unknown>): OperationEnv {
+  const tenant = params.tenant;
+  if (env.call.tenant !== undefined || typeof tenant !== 'string' || tenant === '') return env;
+  return { ...env, call: { ...env.call, tenant } };
+}

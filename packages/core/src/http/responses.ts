@@ -1,0 +1,29 @@
+import type { A2AError } from '../errors.js';
+
+export type HeaderInit = Record<string, string>;
+
+export function jsonResponse(body: unknown, status = 200, headers: HeaderInit = {}, contentType = 'application/json'): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': contentType, ...headers } });
+}
+
+/** JSON-RPC error envelope; errors travel with HTTP 200 except HTTP-level ones (401/403/413/415). */
+export function jsonRpcErrorBody(id: JsonRpcId, error: A2AError): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: error.toJsonRpcError() });
+}
+
+export function jsonRpcErrorResponse(id: JsonRpcId, error: A2AError, headers: HeaderInit = {}): Response {
+  const status = HTTP_LEVEL.has(error.type) ? error.httpStatus : 200;
+  return new Response(jsonRpcErrorBody(id, error), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** REST errors: google.rpc.Status JSON with ErrorInfo. */
+export function statusErrorResponse(error: A2AError, headers: HeaderInit = {}): Response {
+  return jsonResponse(error.toStatusBody(), error.httpStatus, headers, 'application/a2a+json');
+}
+
+export type JsonRpcId = string | number | null;
+
+const HTTP_LEVEL = new Set(['Unauthenticated', 'PermissionDenied', 'PayloadTooLarge', 'UnsupportedMediaType', 'Unavailable']);

@@ -1,0 +1,150 @@
+import { A2AError, toA2AError } from '../errors.js';
+import { OPERATIONS, type OperationEnv, type OperationName } from '../server/operations.js';
+import { isJsonContentType, readBodyText } from './body.js';
+import { parseParams } from './json-rpc.js';
+import { type HeaderInit, jsonResponse, statusErrorResponse } from './responses.js';
+import { type StreamSettings, streamResponse } from './stream.js';
+
+interface Route {
+  method: string | string[];
+  pattern: RegExp;
+  operation: OperationName;
+  /** Names of the pattern's groups, in order, as request fields. */
+  fields: string[];
+  body?: boolean;
+}
+
+const ID = '([^/:]+)';
+const ROUTES: Route[] = [
+  { method: 'POST', pattern: /^\/message:send$/, operation: 'SendMessage', fields: [], body: true },
+  { method: 'POST', pattern: /^\/message:stream$/, operation: 'SendStreamingMessage', fields: [], body: true },
+  { method: 'GET', pattern: /^\/tasks$/, operation: 'ListTasks', fields: [] },
+  { method: 'GET', pattern: new RegExp(`^/tasks/${ID}$`), operation: 'GetTask', fields: ['id'] },
+  { method: 'POST', pattern: new RegExp(`^/tasks/${ID}:cancel$`), operation: 'CancelTask', fields: ['id'], body: true },
+  {
+    method: ['GET', 'POST'],
+    pattern: new RegExp(`^/tasks/${ID}:subscribe$`),
+    operation: 'SubscribeToTask',
+    fields: ['id'],
+    body: true,
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/tasks/${ID}/pushNotificationConfigs$`),
+    operation: 'CreateTaskPushNotificationConfig',
+    fields: ['taskId'],
+    body: true,
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/tasks/${ID}/pushNotificationConfigs$`),
+    operation: 'ListTaskPushNotificationConfigs',
+    fields: ['taskId'],
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/tasks/${ID}/pushNotificationConfigs/${ID}$`),
+    operation: 'GetTaskPushNotificationConfig',
+    fields: ['taskId', 'id'],
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^/tasks/${ID}/pushNotificationConfigs/${ID}$`),
+    operation: 'DeleteTaskPushNotificationConfig',
+    fields: ['taskId', 'id'],
+  },
+  { method: 'GET', pattern: /^\/extendedAgentCard$/, operation: 'GetExtendedAgentCard', fields: [] },
+];
+
+export interface RestMatch {
+  route: Route;
+  pathFields: Record<string, string>;
+  tenant: string | undefined;
+}
+
+/** Finds the route for a path (optionally behind a `/{tenant}` segment); `allowed` lists methods on a 405. */
+export function matchRest(method: string, path: string): RestMatch | { allowed: string[] } | undefined {
+  const direct = matchPath(method, path, undefined);
+  if (direct) return direct;
+  const tenant = /^\/([^/]+)(\/.*)$/.exec(path);
+  if (tenant?.[1] && tenant[2]) return matchPath(method, tenant[2], safeDecode(tenant[1]));
+  return undefined;
+}
+
+function matchPath(method: string, path: string, tenant: string | undefined) {
+  const allowed: string[] = [];
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const methods = typeof route.method === 'string' ? [route.method] : route.method;
+    if (!methods.includes(method)) {
+      allowed.push(...methods);
+      continue;
+    }
+    const pathFields: Record<string, string> = {};
+    route.fields.forEach((field, i) => {
+      pathFields[field] = safeDecode(m[i + 1] ?? '');
+    });
+    return { route, pathFields, tenant };
+  }
+  return allowed.length ? { allowed } : undefined;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Serves one HTTP+JSON request for a matched route. */
+export async function serveRest(
+  request: Request,
+  url: URL,
+  match: RestMatch,
+  env: OperationEnv,
+  settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
+): Promise<Response> {
+  const { route, pathFields, tenant } = match;
+  try {
+    let body: Record<string, unknown> = {};
+    if (route.body) {
+      const text = await readBodyText(request, settings.maxBodyBytes);
+      if (text.trim() !== '') {
+        if (!isJsonContentType(request.headers.get('content-type'))) {
+          throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new A2AError('ParseError', 'Invalid JSON payload');
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw new A2AError('InvalidParams', 'Invalid params: the body must be a JSON object');
+        }
+        body = parsed as Record<string, unknown>;
+      }
+    }
+    const query = route.body ? {} : Object.fromEntries(url.searchParams);
+    delete query['A2A-Version'];
+    const operation = OPERATIONS[route.operation];
+    const params = parseParams(operation, { ...query, ...body, ...pathFields }) as Record<string, unknown>;
+    const scoped = tenant === undefined ? env : { ...env, call: { ...env.call, tenant } };
+    if (operation.stream) {
+      return await streamResponse(operation.run(params, scoped), {
+        ...settings,
+        frame: (event) => JSON.stringify(event),
+        errorJson: (error) => JSON.stringify(error.toStatusBody()),
+        earlyError: (error) => statusErrorResponse(error, settings.headers),
+      });
+    }
+    const result = await operation.run(params, scoped);
+    return jsonResponse(result, 200, settings.headers, 'application/a2a+json');
+  } catch (error) {
+    const a2a = toA2AError(error);
+    if (a2a.type === 'Internal') settings.onError(error);
+    return statusErrorResponse(a2a, settings.headers);
+  }
+}

@@ -1,0 +1,56 @@
+import { type A2AError, toA2AError } from '../errors.js';
+import type { StreamResponse } from '../schemas/task.js';
+import type { HeaderInit } from './responses.js';
+import { dataFrame, errorEventFrame, SSE_HEADERS, sseStream } from './sse.js';
+
+export interface StreamSettings {
+  keepAliveMs: number;
+  /** 'json' (default): errors before the first event are a normal JSON response. 'event-stream': one SSE frame. */
+  earlyErrors: 'json' | 'event-stream';
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Peeks at the first event before committing to SSE, so an early error is a plain error response; later errors are
+ * an `event: error` frame and the stream closes.
+ */
+export async function streamResponse(
+  events: AsyncGenerator<StreamResponse>,
+  options: StreamSettings & {
+    headers: HeaderInit;
+    frame: (event: StreamResponse) => string;
+    errorJson: (error: A2AError) => string;
+    earlyError: (error: A2AError) => Response;
+  },
+): Promise<Response> {
+  const report = (error: unknown): A2AError => {
+    const a2a = toA2AError(error);
+    if (a2a.type === 'Internal') options.onError(error);
+    return a2a;
+  };
+  let first: IteratorResult<StreamResponse>;
+  try {
+    first = await events.next();
+  } catch (error) {
+    const a2a = report(error);
+    if (options.earlyErrors === 'json') return options.earlyError(a2a);
+    return new Response(dataFrame(options.errorJson(a2a)), { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
+  }
+  const frames: AsyncIterator<string> = {
+    next: async () => {
+      const next = await events.next();
+      return next.done ? { value: undefined, done: true } : { value: dataFrame(options.frame(next.value)), done: false };
+    },
+    return: async () => {
+      await events.return(undefined);
+      return { value: undefined, done: true };
+    },
+  };
+  const body = sseStream({
+    keepAliveMs: options.keepAliveMs,
+    first: first.done ? '' : dataFrame(options.frame(first.value)),
+    rest: first.done ? { next: async () => ({ value: undefined, done: true }) } : frames,
+    errorFrame: (error) => errorEventFrame(options.errorJson(report(error))),
+  });
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
+}

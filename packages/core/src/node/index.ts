@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { A2AHttpHandler, A2ARequestContext } from '../http/create-handler.js';
+import { toWebRequest } from './to-web-request.js';
+import { writeNodeResponse } from './write-node-response.js';
+
+export { requestUrl, toWebRequest, type ToWebRequestOptions } from './to-web-request.js';
+export { writeNodeResponse } from './write-node-response.js';
+
+export interface NodeHandlerOptions {
+  /** Caller identity from the Node request (e.g. verify a bearer token). */
+  context?: (req: IncomingMessage) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** Build public URLs from X-Forwarded-Proto / X-Forwarded-Host. */
+  trustProxy?: boolean;
+}
+
+/**
+ * A `node:http` request listener serving the A2A handler; non-A2A paths get a plain 404, or go to `next` when given
+ * (connect-style). Never throws.
+ */
+export function createNodeHandler(a2a: A2AHttpHandler, options: NodeHandlerOptions = {}) {
+  return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
+    try {
+      const request = toWebRequest(req, res, { trustProxy: options.trustProxy ?? false });
+      const context = (await options.context?.(req)) ?? {};
+      const response = await a2a.handle(request, { context });
+      if (response) return await writeNodeResponse(res, response);
+      if (next) return next();
+      res.statusCode = 404;
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.end('Not Found');
+    } catch (error) {
+      if (next) return next(error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    }
+  };
+}

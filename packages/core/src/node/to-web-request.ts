@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface ToWebRequestOptions {
+  /** Public absolute URL of the request; default: built from the Host header (and X-Forwarded-* with trustProxy). */
+  url?: string;
+  /** Honour X-Forwarded-Proto/Host when building the URL. */
+  trustProxy?: boolean;
+  /** Raw bytes a framework kept (e.g. `verify` hooks, Koa's rawBody): used first. */
+  rawBody?: Uint8Array | string | undefined;
+  /** A body a framework parser already consumed: re-serialized as JSON when the stream is gone. */
+  parsedBody?: unknown;
+}
+
+/**
+ * Node request → Web Request. Body source order: raw bytes, then the untouched stream, then the parsed body.
+ * The request's signal aborts when the client goes away before the response finished.
+ */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions = {}): Request {
+  const controller = new AbortController();
+  const abort = () => {
+    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+  };
+  res.once('close', abort);
+  req.once('aborted', abort);
+
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
+    headers.append(name, raw[i + 1] as string);
+  }
+
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const body = bodyOf(req, options);
+    if (body !== undefined) {
+      init.body = body;
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      else headers.delete('content-length');
+    }
+  }
+  return new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), init);
+}
+
+function bodyOf(req: IncomingMessage, options: ToWebRequestOptions): BodyInit | undefined {
+  if (options.rawBody !== undefined) return options.rawBody as BodyInit;
+  const consumed = (req as { _body?: unknown })._body === true || req.readableEnded;
+  if (!consumed) return streamOf(req);
+  if (options.parsedBody === undefined) return undefined;
+  return typeof options.parsedBody === 'string' ? options.parsedBody : JSON.stringify(options.parsedBody);
+}
+
+/** The request stream as a Web stream, pausing Node's stream when the consumer is slow. */
+function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      });
+      req.once('end', () => controller.close());
+      req.once('error', (error) => controller.error(error));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      req.resume(); // drain and discard the rest so the socket stays usable
+    },
+  });
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v?.split(',')[0]?.trim() || undefined;
+}
+
+/** Absolute URL of a Node request. */
+export function requestUrl(req: IncomingMessage, trustProxy: boolean): string {
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const proto = (trustProxy && first(req.headers['x-forwarded-proto'])) || (encrypted ? 'https' : 'http');
+  const host =
+    (trustProxy && first(req.headers['x-forwarded-host'])) || req.headers.host || req.headers[':authority'] || 'localhost';
+  return `${proto}://${host}${req.url ?? '/'}`;
+}

@@ -1,0 +1,39 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Web Response → Node response: status, headers (several Set-Cookie kept apart), then the body chunk by chunk,
+ * waiting for `drain` and calling `flush()` (compression middleware) after each chunk so SSE events leave at once.
+ * Stops reading when the client goes away. Never rejects.
+ */
+export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader('set-cookie', cookies);
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const closed = new Promise<void>((resolve) => res.once('close', resolve));
+  let gone = false;
+  void closed.then(() => {
+    gone = true;
+    void reader.cancel().catch(() => {});
+  });
+  try {
+    res.flushHeaders?.();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!res.write(value)) await Promise.race([new Promise((r) => res.once('drain', r)), closed]);
+      (res as { flush?: () => void }).flush?.();
+    }
+  } catch {
+    // The body failed mid-way (or the client left): nothing more can be sent.
+  } finally {
+    if (!gone) res.end();
+  }
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { protoMessage, struct } from './proto-json.js';
+
+export const PROTOCOL_BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON', grpc: 'GRPC' } as const;
+
+export const AgentInterfaceSchema = protoMessage({
+  url: z.string().min(1),
+  /** "JSONRPC" | "HTTP+JSON" | "GRPC" or a custom binding URI. */
+  protocolBinding: z.string().min(1),
+  tenant: z.string().optional(),
+  protocolVersion: z.string().min(1),
+});
+export type AgentInterface = z.output<typeof AgentInterfaceSchema>;
+
+export const AgentProviderSchema = protoMessage({ url: z.string(), organization: z.string() });
+
+export const AgentExtensionSchema = protoMessage({
+  uri: z.string().min(1),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  params: struct.optional(),
+});
+export type AgentExtension = z.output<typeof AgentExtensionSchema>;
+
+export const AgentCapabilitiesSchema = protoMessage({
+  streaming: z.boolean().optional(),
+  pushNotifications: z.boolean().optional(),
+  extensions: z.array(AgentExtensionSchema).optional(),
+  extendedAgentCard: z.boolean().optional(),
+});
+export type AgentCapabilities = z.output<typeof AgentCapabilitiesSchema>;
+
+const StringListSchema = protoMessage({ list: z.array(z.string()) });
+/** One requirement = AND of its schemes; a list of requirements = OR. */
+export const SecurityRequirementSchema = protoMessage({ schemes: z.record(z.string(), StringListSchema) });
+export type SecurityRequirement = z.output<typeof SecurityRequirementSchema>;
+
+const scopes = z.record(z.string(), z.string());
+const OAuthFlowsSchema = protoMessage({
+  authorizationCode: protoMessage({
+    authorizationUrl: z.string(),
+    tokenUrl: z.string(),
+    refreshUrl: z.string().optional(),
+    scopes,
+    pkceRequired: z.boolean().optional(),
+  }).optional(),
+  clientCredentials: protoMessage({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+  deviceCode: protoMessage({
+    deviceAuthorizationUrl: z.string(),
+    tokenUrl: z.string(),
+    refreshUrl: z.string().optional(),
+    scopes,
+  }).optional(),
+  /** Deprecated in v1.0, still in the proto. */
+  implicit: protoMessage({ authorizationUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+  /** Deprecated in v1.0, still in the proto. */
+  password: protoMessage({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+});
+
+const description = z.string().optional();
+export const SecuritySchemeSchema = protoMessage({
+  apiKeySecurityScheme: protoMessage({
+    description,
+    location: z.enum(['query', 'header', 'cookie']),
+    name: z.string().min(1),
+  }).optional(),
+  httpAuthSecurityScheme: protoMessage({
+    description,
+    scheme: z.string().min(1),
+    bearerFormat: z.string().optional(),
+  }).optional(),
+  oauth2SecurityScheme: protoMessage({
+    description,
+    flows: OAuthFlowsSchema,
+    oauth2MetadataUrl: z.string().optional(),
+  }).optional(),
+  openIdConnectSecurityScheme: protoMessage({ description, openIdConnectUrl: z.string() }).optional(),
+  mtlsSecurityScheme: protoMessage({ description }).optional(),
+}).refine((s) => Object.values(s).filter((v) => v !== undefined).length === 1, {
+  message: 'a security scheme must have exactly one scheme member',
+});
+export type SecurityScheme = z.output<typeof SecuritySchemeSchema>;
+
+export const AgentSkillSchema = protoMessage({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string(),
+  tags: z.array(z.string()).min(1),
+  examples: z.array(z.string()).optional(),
+  inputModes: z.array(z.string()).optional(),
+  outputModes: z.array(z.string()).optional(),
+  securityRequirements: z.array(SecurityRequirementSchema).optional(),
+});
+export type AgentSkill = z.output<typeof AgentSkillSchema>;
+
+export const AgentCardSignatureSchema = protoMessage({
+  /** base64url JWS protected header. */
+  protected: z.string().min(1),
+  /** base64url signature. */
+  signature: z.string().min(1),
+  header: struct.optional(),
+});
+export type AgentCardSignature = z.output<typeof AgentCardSignatureSchema>;
+
+export const AgentCardSchema = protoMessage({
+  name: z.string().min(1),
+  description: z.string(),
+  supportedInterfaces: z.array(AgentInterfaceSchema).min(1),
+  provider: AgentProviderSchema.optional(),
+  version: z.string().min(1),
+  documentationUrl: z.string().optional(),
+  capabilities: AgentCapabilitiesSchema,
+  securitySchemes: z.record(z.string(), SecuritySchemeSchema).optional(),
+  securityRequirements: z.array(SecurityRequirementSchema).optional(),
+  defaultInputModes: z.array(z.string()),
+  defaultOutputModes: z.array(z.string()),
+  skills: z.array(AgentSkillSchema).min(1),
+  signatures: z.array(AgentCardSignatureSchema).optional(),
+  iconUrl: z.string().optional(),
+});
+export type AgentCard = z.output<typeof AgentCardSchema>;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { bytes, protoEnum, protoMessage, struct } from './proto-json.js';
+
+export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
+export type Role = Exclude<(typeof ROLES)[number], 'ROLE_UNSPECIFIED'>;
+export const RoleSchema = protoEnum(ROLES)
+  .refine((r) => r !== 'ROLE_UNSPECIFIED', { message: 'must be ROLE_USER or ROLE_AGENT' })
+  .transform((r) => r as Role);
+
+const PART_CONTENT = ['text', 'raw', 'url', 'data'] as const;
+
+/** Part: exactly one of text | raw | url | data, plus optional metadata, filename and mediaType. */
+export const PartSchema = protoMessage({
+  text: z.string().optional(),
+  raw: bytes.optional(),
+  url: z.string().min(1).optional(),
+  data: z.unknown().optional(),
+  metadata: struct.optional(),
+  filename: z.string().optional(),
+  mediaType: z.string().optional(),
+}).superRefine((part, ctx) => {
+  const present = PART_CONTENT.filter((k) => part[k] !== undefined);
+  if (present.length !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        present.length === 0
+          ? 'part must have one of text, raw, url or data'
+          : `part must have exactly one of text, raw, url or data (got ${present.join(', ')})`,
+    });
+  }
+});
+export type Part = z.output<typeof PartSchema>;
+
+export const MessageSchema = protoMessage({
+  messageId: z.string().min(1),
+  contextId: z.string().min(1).optional(),
+  taskId: z.string().min(1).optional(),
+  role: RoleSchema,
+  parts: z.array(PartSchema).min(1),
+  metadata: struct.optional(),
+  extensions: z.array(z.string()).optional(),
+  referenceTaskIds: z.array(z.string()).optional(),
+});
+export type Message = z.output<typeof MessageSchema>;

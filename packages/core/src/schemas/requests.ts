@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { MessageSchema } from './message.js';
+import { bool, int32, protoMessage, struct, timestamp } from './proto-json.js';
+import { TaskPushNotificationConfigSchema } from './push-config.js';
+import { TaskStateEnum } from './task.js';
+
+const tenant = z.string().optional();
+const id = z.string().min(1);
+/** `historyLength`: unset = everything, 0 = none, n = the n most recent. */
+const historyLength = int32.pipe(z.number().min(0, { message: 'must not be negative' })).optional();
+const pageSize = int32.pipe(z.number().min(1).max(100, { message: 'must be between 1 and 100' })).optional();
+
+export const SendMessageConfigurationSchema = protoMessage({
+  acceptedOutputModes: z.array(z.string()).optional(),
+  taskPushNotificationConfig: TaskPushNotificationConfigSchema.optional(),
+  historyLength,
+  returnImmediately: bool.optional(),
+});
+export type SendMessageConfiguration = z.output<typeof SendMessageConfigurationSchema>;
+
+export const SendMessageRequestSchema = protoMessage({
+  tenant,
+  message: MessageSchema,
+  configuration: SendMessageConfigurationSchema.optional(),
+  metadata: struct.optional(),
+});
+export type SendMessageRequest = z.output<typeof SendMessageRequestSchema>;
+
+export const GetTaskRequestSchema = protoMessage({ tenant, id, historyLength });
+export type GetTaskRequest = z.output<typeof GetTaskRequestSchema>;
+
+export const ListTasksRequestSchema = protoMessage({
+  tenant,
+  contextId: z.string().optional(),
+  status: TaskStateEnum.optional(),
+  pageSize,
+  pageToken: z.string().optional(),
+  historyLength,
+  statusTimestampAfter: timestamp.optional(),
+  includeArtifacts: bool.optional(),
+});
+export type ListTasksRequest = z.output<typeof ListTasksRequestSchema>;
+
+export const CancelTaskRequestSchema = protoMessage({ tenant, id, metadata: struct.optional() });
+export type CancelTaskRequest = z.output<typeof CancelTaskRequestSchema>;
+
+export const SubscribeToTaskRequestSchema = protoMessage({ tenant, id });
+export type SubscribeToTaskRequest = z.output<typeof SubscribeToTaskRequestSchema>;
+
+export const CreateTaskPushNotificationConfigRequestSchema = TaskPushNotificationConfigSchema.refine(
+  (c) => typeof c.taskId === 'string' && c.taskId.length > 0,
+  { message: 'taskId is required', path: ['taskId'] },
+);
+
+export const GetTaskPushNotificationConfigRequestSchema = protoMessage({ tenant, taskId: id, id });
+export type GetTaskPushNotificationConfigRequest = z.output<typeof GetTaskPushNotificationConfigRequestSchema>;
+export const DeleteTaskPushNotificationConfigRequestSchema = GetTaskPushNotificationConfigRequestSchema;
+export type DeleteTaskPushNotificationConfigRequest = GetTaskPushNotificationConfigRequest;
+
+export const ListTaskPushNotificationConfigsRequestSchema = protoMessage({
+  tenant,
+  taskId: id,
+  pageSize,
+  pageToken: z.string().optional(),
+});
+export type ListTaskPushNotificationConfigsRequest = z.output<typeof ListTaskPushNotificationConfigsRequestSchema>;
+
+export const GetExtendedAgentCardRequestSchema = protoMessage({ tenant });

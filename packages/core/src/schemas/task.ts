@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { type Message, MessageSchema, PartSchema } from './message.js';
+import { bool, protoEnum, protoMessage, struct, timestamp } from './proto-json.js';
+
+/** Proto order: the index is the enum number. */
+export const TASK_STATES = [
+  'TASK_STATE_UNSPECIFIED',
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+] as const;
+export const TaskStateEnum = protoEnum(TASK_STATES);
+/** A real task state (UNSPECIFIED is never a task's state). */
+export type TaskState = Exclude<(typeof TASK_STATES)[number], 'TASK_STATE_UNSPECIFIED'>;
+export const TaskStateSchema = TaskStateEnum.refine((s) => s !== 'TASK_STATE_UNSPECIFIED', {
+  message: 'TASK_STATE_UNSPECIFIED is not a task state',
+}).transform((s) => s as TaskState);
+
+export const TaskStatusSchema = protoMessage({
+  state: TaskStateSchema,
+  message: MessageSchema.optional(),
+  timestamp: timestamp.optional(),
+});
+export type TaskStatus = z.output<typeof TaskStatusSchema>;
+
+export const ArtifactSchema = protoMessage({
+  artifactId: z.string().min(1),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: z.array(PartSchema).min(1),
+  metadata: struct.optional(),
+  extensions: z.array(z.string()).optional(),
+});
+export type Artifact = z.output<typeof ArtifactSchema>;
+
+export const TaskSchema = protoMessage({
+  id: z.string().min(1),
+  contextId: z.string().min(1),
+  status: TaskStatusSchema,
+  artifacts: z.array(ArtifactSchema).optional(),
+  history: z.array(MessageSchema).optional(),
+  metadata: struct.optional(),
+});
+export type Task = z.output<typeof TaskSchema>;
+
+export const TaskStatusUpdateEventSchema = protoMessage({
+  taskId: z.string().min(1),
+  contextId: z.string().min(1),
+  status: TaskStatusSchema,
+  metadata: struct.optional(),
+});
+export type TaskStatusUpdateEvent = z.output<typeof TaskStatusUpdateEventSchema>;
+
+export const TaskArtifactUpdateEventSchema = protoMessage({
+  taskId: z.string().min(1),
+  contextId: z.string().min(1),
+  artifact: ArtifactSchema,
+  append: bool.optional(),
+  lastChunk: bool.optional(),
+  metadata: struct.optional(),
+});
+export type TaskArtifactUpdateEvent = z.output<typeof TaskArtifactUpdateEventSchema>;
+
+/** StreamResponse: exactly one payload member (also the push notification body). */
+export type StreamResponse =
+  | { task: Task }
+  | { message: Message }
+  | { statusUpdate: TaskStatusUpdateEvent }
+  | { artifactUpdate: TaskArtifactUpdateEvent };
+
+export const StreamResponseSchema = protoMessage({
+  task: TaskSchema.optional(),
+  message: MessageSchema.optional(),
+  statusUpdate: TaskStatusUpdateEventSchema.optional(),
+  artifactUpdate: TaskArtifactUpdateEventSchema.optional(),
+})
+  .refine((r) => [r.task, r.message, r.statusUpdate, r.artifactUpdate].filter((x) => x !== undefined).length === 1, {
+    message: 'must have exactly one of task, message, statusUpdate or artifactUpdate',
+  })
+  .transform((r) => r as StreamResponse);
+
+/** SendMessageResponse: a task or a direct message. */
+export type SendMessageResponse = { task: Task } | { message: Message };

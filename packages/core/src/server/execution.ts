@@ -1,0 +1,215 @@
+import { A2AError, toA2AError } from '../errors.js';
+import type { Message, Part } from '../schemas/message.js';
+import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
+import type { Task, TaskState } from '../schemas/task.js';
+import { ConcurrentModificationError, type StoredTask, type TaskEventRecord, type TaskOwner, type TaskStore } from '../store/task-store.js';
+import type { PushConfigStore } from '../store/task-store.js';
+import { newTask, type TaskEvent } from '../task-state.js';
+import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
+
+export type FirstOutcome = { message: Message } | { stored: StoredTask };
+
+export interface ExecutionInit {
+  executor: AgentExecutor;
+  store: TaskStore;
+  pushStore: PushConfigStore;
+  owner: TaskOwner;
+  taskId: string;
+  contextId: string;
+  message: Message;
+  /** Present when continuing an existing task: it is already stored at `version`. */
+  existing?: StoredTask | undefined;
+  user: A2AUser | undefined;
+  tenant: string | undefined;
+  extensions: readonly string[];
+  metadata: Record<string, unknown> | undefined;
+  pushConfig?: TaskPushNotificationConfig | undefined;
+  now: () => string;
+  onError: (error: unknown) => void;
+  /** Called synchronously when the task exists in the store, before any later event is appended. */
+  onStored: (stored: StoredTask) => void;
+}
+
+const MAX_RETRIES = 5;
+
+/** One run of the executor for one incoming message; it is the {@link AgentContext} the executor receives. */
+export class Execution implements AgentContext {
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly message: Message;
+  readonly task: Task | undefined;
+  readonly user: A2AUser | undefined;
+  readonly tenant: string | undefined;
+  readonly extensions: readonly string[];
+  readonly metadata: Record<string, unknown> | undefined;
+  readonly first: Promise<FirstOutcome>;
+  /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
+  settled: Promise<void> = Promise.resolve();
+
+  private readonly controller = new AbortController();
+  private version: number;
+  private chain: Promise<unknown> = Promise.resolve();
+  private resolveFirst!: (outcome: FirstOutcome) => void;
+  private replied = false;
+
+  constructor(private readonly init: ExecutionInit) {
+    this.taskId = init.taskId;
+    this.contextId = init.contextId;
+    this.message = init.message;
+    this.task = init.existing?.task;
+    this.user = init.user;
+    this.tenant = init.tenant;
+    this.extensions = init.extensions;
+    this.metadata = init.metadata;
+    this.version = init.existing?.version ?? 0;
+    this.first = new Promise((resolve) => {
+      this.resolveFirst = resolve;
+    });
+    if (init.existing) this.resolveFirst({ stored: init.existing });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get stored(): boolean {
+    return this.version > 0;
+  }
+
+  /** Starts `execute()`; an exception fails the task. */
+  start(): void {
+    const run = async () => {
+      try {
+        await this.init.executor.execute(this);
+      } catch (error) {
+        if (!this.signal.aborted) {
+          this.init.onError(error);
+          const reason = error instanceof Error ? error.message : String(error);
+          await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${reason}`)).catch(() => {});
+        }
+      }
+      // Nothing published at all: the task still exists, so the client gets an answer.
+      if (!this.replied) await this.enqueue(() => this.ensureStored()).catch(() => {});
+      await this.chain.catch(() => {});
+    };
+    this.settled = run();
+  }
+
+  /** Cancellation: abort the signal; the executor's later publications are ignored. */
+  abort(reason: string): void {
+    this.controller.abort(new A2AError('TaskNotCancelable', reason));
+  }
+
+  reply(content: MessageContent): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.stored || this.replied) return this.applyStatus('TASK_STATE_COMPLETED', content);
+      this.replied = true;
+      this.resolveFirst({ message: this.agentMessage(content, false) });
+    });
+  }
+
+  submit(): Promise<void> {
+    return this.enqueue(() => this.ensureStored());
+  }
+  working(content?: MessageContent): Promise<void> {
+    return this.status('TASK_STATE_WORKING', content);
+  }
+  inputRequired(content: MessageContent): Promise<void> {
+    return this.status('TASK_STATE_INPUT_REQUIRED', content);
+  }
+  authRequired(content: MessageContent): Promise<void> {
+    return this.status('TASK_STATE_AUTH_REQUIRED', content);
+  }
+  complete(content?: MessageContent): Promise<void> {
+    return this.status('TASK_STATE_COMPLETED', content);
+  }
+  fail(content: MessageContent): Promise<void> {
+    return this.status('TASK_STATE_FAILED', content);
+  }
+  reject(content: MessageContent): Promise<void> {
+    return this.status('TASK_STATE_REJECTED', content);
+  }
+  status(state: TaskState, content?: MessageContent): Promise<void> {
+    return this.enqueue(() => this.applyStatus(state, content));
+  }
+
+  artifact(chunk: ArtifactChunk): Promise<string> {
+    const artifactId = chunk.artifactId ?? crypto.randomUUID();
+    const parts: Part[] = chunk.parts ?? (chunk.text !== undefined ? [{ text: chunk.text }] : []);
+    if (parts.length === 0) return Promise.reject(new A2AError('InvalidAgentResponse', 'An artifact needs parts'));
+    const event: TaskEvent = {
+      kind: 'artifact',
+      artifact: {
+        artifactId,
+        parts,
+        ...(chunk.name !== undefined && { name: chunk.name }),
+        ...(chunk.description !== undefined && { description: chunk.description }),
+        ...(chunk.metadata !== undefined && { metadata: chunk.metadata }),
+        ...(chunk.extensions !== undefined && { extensions: chunk.extensions }),
+      },
+      ...(chunk.append !== undefined && { append: chunk.append }),
+      ...(chunk.lastChunk !== undefined && { lastChunk: chunk.lastChunk }),
+    };
+    return this.enqueue(async () => {
+      await this.ensureStored();
+      await this.appendEvent(event);
+      return artifactId;
+    });
+  }
+
+  agentMessage(content: MessageContent, withTask = true): Message {
+    const base = typeof content === 'string' ? { parts: [{ text: content }] } : Array.isArray(content) ? { parts: content } : content;
+    return {
+      ...base,
+      messageId: base.messageId ?? crypto.randomUUID(),
+      role: 'ROLE_AGENT',
+      contextId: this.contextId,
+      ...(withTask ? { taskId: this.taskId } : {}),
+    } as Message;
+  }
+
+  /** Applies calls in call order. The returned promise is marked handled, so an executor that does not await it
+   * cannot crash the process with an unhandled rejection; awaiting it still throws. */
+  private enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.chain.then(() => (this.signal.aborted ? (undefined as T) : step()));
+    this.chain = result.catch(() => {});
+    result.catch((error) => {
+      if (!this.signal.aborted) this.init.onError(error);
+    });
+    return result;
+  }
+
+  private async applyStatus(state: TaskState, content: MessageContent | undefined): Promise<void> {
+    await this.ensureStored();
+    const status = {
+      state,
+      timestamp: this.init.now(),
+      ...(content !== undefined && { message: this.agentMessage(content) }),
+    };
+    await this.appendEvent({ kind: 'status', status });
+  }
+
+  private async ensureStored(): Promise<void> {
+    if (this.stored) return;
+    if (this.replied) throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message');
+    const { store, pushStore, owner, pushConfig } = this.init;
+    const stored = await store.create(newTask(this.taskId, this.contextId, this.message, this.init.now()), owner);
+    this.version = stored.version;
+    this.init.onStored(stored);
+    this.resolveFirst({ stored });
+    if (pushConfig) await pushStore.savePushConfig(pushConfig);
+  }
+
+  private async appendEvent(event: TaskEvent): Promise<TaskEventRecord> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const record = await this.init.store.append(this.taskId, this.version, event);
+        this.version = record.seq;
+        return record;
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError) || attempt >= MAX_RETRIES) throw toA2AError(error);
+        this.version = error.actualVersion;
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { AgentCard } from '../schemas/agent-card.js';
+import {
+  CancelTaskRequestSchema,
+  CreateTaskPushNotificationConfigRequestSchema,
+  DeleteTaskPushNotificationConfigRequestSchema,
+  GetExtendedAgentCardRequestSchema,
+  GetTaskPushNotificationConfigRequestSchema,
+  GetTaskRequestSchema,
+  ListTaskPushNotificationConfigsRequestSchema,
+  ListTasksRequestSchema,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+} from '../schemas/requests.js';
+import type { StreamResponse } from '../schemas/task.js';
+import type { CallContext } from './agent-executor.js';
+import type { AgentCardInput, A2ARequestHandler } from './request-handler.js';
+
+export interface OperationEnv {
+  handler: A2ARequestHandler;
+  call: CallContext;
+  /** Completes a card for the interface the request came through (its URLs). */
+  publishCard: (card: AgentCardInput) => AgentCard;
+}
+
+interface UnaryOperation<S extends z.ZodType> {
+  params: S;
+  stream?: false;
+  run(params: z.output<S>, env: OperationEnv): Promise<unknown>;
+}
+interface StreamOperation<S extends z.ZodType> {
+  params: S;
+  stream: true;
+  run(params: z.output<S>, env: OperationEnv): AsyncGenerator<StreamResponse>;
+}
+export type Operation = UnaryOperation<z.ZodType> | StreamOperation<z.ZodType>;
+
+const op = <S extends z.ZodType>(o: UnaryOperation<S> | StreamOperation<S>) => o as unknown as Operation;
+
+/** Every v1.0 operation by its method name; both bindings dispatch through this table. */
+export const OPERATIONS = {
+  SendMessage: op({ params: SendMessageRequestSchema, run: (p, { handler, call }) => handler.sendMessage(p, call) }),
+  SendStreamingMessage: op({
+    params: SendMessageRequestSchema,
+    stream: true,
+    run: (p, { handler, call }) => handler.sendStreamingMessage(p, call),
+  }),
+  GetTask: op({ params: GetTaskRequestSchema, run: (p, { handler, call }) => handler.getTask(p, call) }),
+  ListTasks: op({ params: ListTasksRequestSchema, run: (p, { handler, call }) => handler.listTasks(p, call) }),
+  CancelTask: op({ params: CancelTaskRequestSchema, run: (p, { handler, call }) => handler.cancelTask(p, call) }),
+  SubscribeToTask: op({
+    params: SubscribeToTaskRequestSchema,
+    stream: true,
+    run: (p, { handler, call }) => handler.subscribeToTask(p, call),
+  }),
+  CreateTaskPushNotificationConfig: op({
+    params: CreateTaskPushNotificationConfigRequestSchema,
+    run: (p, { handler, call }) => handler.createPushConfig(p, call),
+  }),
+  GetTaskPushNotificationConfig: op({
+    params: GetTaskPushNotificationConfigRequestSchema,
+    run: (p, { handler, call }) => handler.getPushConfig(p, call),
+  }),
+  ListTaskPushNotificationConfigs: op({
+    params: ListTaskPushNotificationConfigsRequestSchema,
+    run: (p, { handler, call }) => handler.listPushConfigs(p, call),
+  }),
+  DeleteTaskPushNotificationConfig: op({
+    params: DeleteTaskPushNotificationConfigRequestSchema,
+    run: async (p, { handler, call }) => {
+      await handler.deletePushConfig(p, call);
+      return {};
+    },
+  }),
+  GetExtendedAgentCard: op({
+    params: GetExtendedAgentCardRequestSchema,
+    run: async (_p, { handler, call, publishCard }) => publishCard(await handler.getExtendedAgentCard(call)),
+  }),
+} satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof OPERATIONS;

@@ -1,0 +1,441 @@
+import { A2AError, invalidParams, taskNotFound } from '../errors.js';
+import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
+import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
+import type {
+  CancelTaskRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+} from '../schemas/requests.js';
+import type { TaskPushNotificationConfigInput } from '../schemas/push-config.js';
+import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
+import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
+import {
+  ConcurrentModificationError,
+  InvalidPageTokenError,
+  type PushConfigStore,
+  type StoredTask,
+  type TaskEventRecord,
+  type TaskOwner,
+  type TaskStore,
+} from '../store/task-store.js';
+import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
+import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
+import { Execution } from './execution.js';
+import { toStreamResponse } from './stream-response.js';
+
+/** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
+export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces' | 'defaultInputModes' | 'defaultOutputModes' | 'capabilities'> & {
+  supportedInterfaces?: AgentCard['supportedInterfaces'];
+  defaultInputModes?: string[];
+  defaultOutputModes?: string[];
+  capabilities?: AgentCard['capabilities'];
+};
+
+export interface RequestHandlerOptions {
+  agentCard: AgentCardInput;
+  executor: AgentExecutor;
+  /** Defaults to a bounded {@link InMemoryTaskStore}. */
+  taskStore?: TaskStore & Partial<PushConfigStore>;
+  /** Defaults to `taskStore` when it stores push configs too. */
+  pushConfigStore?: PushConfigStore;
+  /** Served by GetExtendedAgentCard to authenticated callers (requires `capabilities.extendedAgentCard`). */
+  extendedAgentCard?: AgentCardInput | ((user: A2AUser) => AgentCardInput | Promise<AgentCardInput>);
+  /** Checks a webhook URL before a push config is stored (the push delivery module installs its SSRF guard here). */
+  validatePushUrl?: (url: string) => void | Promise<void>;
+  /** Errors of agents and internals that are not the client's fault. Default: console.error. */
+  onError?: (error: unknown) => void;
+  /** Clock (tests). */
+  now?: () => string;
+}
+
+const DEFAULT_PAGE_SIZE = 50;
+
+/** Scope key: tasks belong to a tenant and a caller. */
+export const ownerOf = (call: CallContext): TaskOwner => `${call.tenant ?? ''}\u0000${call.user?.id ?? ''}`;
+
+/**
+ * Every A2A operation, transport-free. Inputs are already validated requests; outputs are v1.0 objects.
+ * Errors are {@link A2AError}s.
+ */
+export class A2ARequestHandler {
+  readonly agentCard: AgentCard;
+  readonly store: TaskStore;
+  readonly pushStore: PushConfigStore;
+  private readonly executor: AgentExecutor;
+  private readonly executions = new Map<string, Set<Execution>>();
+  private readonly onError: (error: unknown) => void;
+  private readonly now: () => string;
+  private lastTimestamp = '';
+
+  constructor(private readonly options: RequestHandlerOptions) {
+    this.agentCard = normalizeCard(options.agentCard);
+    this.executor = options.executor;
+    const store = options.taskStore ?? new InMemoryTaskStore();
+    this.store = store;
+    const pushStore = options.pushConfigStore ?? (isPushConfigStore(store) ? store : undefined);
+    if (!pushStore) throw new Error('A pushConfigStore is required when the task store does not store push configs');
+    this.pushStore = pushStore;
+    this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
+    const clock = options.now ?? (() => new Date().toISOString());
+    // Status timestamps never go backwards: ListTasks orders by them.
+    this.now = () => {
+      const t = clock();
+      this.lastTimestamp = t > this.lastTimestamp ? t : this.lastTimestamp;
+      return this.lastTimestamp;
+    };
+  }
+
+  get capabilities(): AgentCard['capabilities'] {
+    return this.agentCard.capabilities;
+  }
+
+  async sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
+    const { execution, subscription } = await this.start(request, call);
+    const first = await execution.first;
+    if ('message' in first) return { message: first.message };
+    const historyLength = request.configuration?.historyLength;
+    if (request.configuration?.returnImmediately) {
+      subscription.close();
+      return { task: viewTask(first.stored.task, { historyLength }) };
+    }
+    await this.waitForPause(subscription, execution);
+    const stored = await this.store.get(execution.taskId);
+    if (!stored) throw taskNotFound(execution.taskId);
+    return { task: viewTask(stored.task, { historyLength }) };
+  }
+
+  async *sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
+    this.requireStreaming();
+    const { execution, subscription } = await this.start(request, call);
+    try {
+      const first = await execution.first;
+      if ('message' in first) {
+        yield { message: first.message };
+        return;
+      }
+      yield { task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) };
+      yield* this.follow(subscription, first.stored);
+    } finally {
+      subscription.close();
+    }
+  }
+
+  async getTask(request: GetTaskRequest, call: CallContext): Promise<Task> {
+    const stored = await this.load(request.id, call);
+    return viewTask(stored.task, { historyLength: request.historyLength });
+  }
+
+  async listTasks(
+    request: ListTasksRequest,
+    call: CallContext,
+  ): Promise<{ tasks: Task[]; nextPageToken: string; pageSize: number; totalSize: number }> {
+    try {
+      const page = await this.store.list(ownerOf(call), {
+        contextId: request.contextId,
+        status: request.status === 'TASK_STATE_UNSPECIFIED' ? undefined : request.status,
+        statusTimestampAfter: request.statusTimestampAfter,
+        pageSize: request.pageSize ?? DEFAULT_PAGE_SIZE,
+        pageToken: request.pageToken || undefined,
+        historyLength: request.historyLength,
+        includeArtifacts: request.includeArtifacts ?? false,
+      });
+      return { tasks: page.tasks, nextPageToken: page.nextPageToken, pageSize: page.tasks.length, totalSize: page.totalSize };
+    } catch (error) {
+      if (error instanceof InvalidPageTokenError) {
+        throw invalidParams('Invalid params: pageToken: not a token this server issued', [
+          { field: 'pageToken', description: 'not a token this server issued' },
+        ]);
+      }
+      throw error;
+    }
+  }
+
+  async cancelTask(request: CancelTaskRequest, call: CallContext): Promise<Task> {
+    let stored = await this.load(request.id, call);
+    if (stored.task.status.state === 'TASK_STATE_CANCELED') return viewTask(stored.task); // idempotent
+    if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
+    const running = [...(this.executions.get(request.id) ?? [])];
+    for (const execution of running) execution.abort('Task canceled');
+    if (this.executor.cancel) {
+      const context = running[0];
+      if (context) await this.executor.cancel(context);
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.store.append(request.id, stored.version, {
+          kind: 'status',
+          status: { state: 'TASK_STATE_CANCELED', timestamp: this.now() },
+          ...(request.metadata && { metadata: request.metadata }),
+        });
+        break;
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError) || attempt >= 5) throw error;
+        stored = await this.load(request.id, call);
+        if (stored.task.status.state === 'TASK_STATE_CANCELED') break;
+        if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
+      }
+    }
+    return viewTask((await this.load(request.id, call)).task);
+  }
+
+  async *subscribeToTask(request: SubscribeToTaskRequest, call: CallContext): AsyncGenerator<StreamResponse> {
+    this.requireStreaming();
+    const stored = await this.load(request.id, call);
+    if (isTerminal(stored.task.status.state)) {
+      throw new A2AError('UnsupportedOperation', `Task ${request.id} is ${stored.task.status.state}; nothing to subscribe to`, {
+        metadata: { taskId: request.id },
+      });
+    }
+    const subscription = this.subscribe(request.id, stored.version, call.signal);
+    try {
+      yield { task: viewTask(stored.task) };
+      yield* this.follow(subscription, stored);
+    } finally {
+      subscription.close();
+    }
+  }
+
+  async createPushConfig(request: TaskPushNotificationConfigInput, call: CallContext): Promise<TaskPushNotificationConfig> {
+    this.requirePush();
+    const taskId = request.taskId ?? '';
+    const stored = await this.load(taskId, call);
+    await this.options.validatePushUrl?.(request.url);
+    const config = { ...request, taskId: stored.task.id, id: request.id || crypto.randomUUID() };
+    await this.pushStore.savePushConfig(config);
+    return config;
+  }
+
+  async getPushConfig(request: GetTaskPushNotificationConfigRequest, call: CallContext): Promise<TaskPushNotificationConfig> {
+    this.requirePush();
+    await this.load(request.taskId, call);
+    const config = await this.pushStore.getPushConfig(request.taskId, request.id);
+    if (!config) {
+      throw new A2AError('TaskNotFound', `Push notification config not found: ${request.id}`, {
+        metadata: { taskId: request.taskId, configId: request.id },
+      });
+    }
+    return config;
+  }
+
+  async listPushConfigs(
+    request: ListTaskPushNotificationConfigsRequest,
+    call: CallContext,
+  ): Promise<{ configs: TaskPushNotificationConfig[]; nextPageToken: string }> {
+    this.requirePush();
+    await this.load(request.taskId, call);
+    return { configs: await this.pushStore.listPushConfigs(request.taskId), nextPageToken: '' };
+  }
+
+  async deletePushConfig(request: GetTaskPushNotificationConfigRequest, call: CallContext): Promise<void> {
+    this.requirePush();
+    await this.load(request.taskId, call);
+    await this.pushStore.deletePushConfig(request.taskId, request.id);
+  }
+
+  async getExtendedAgentCard(call: CallContext): Promise<AgentCardInput> {
+    if (!this.capabilities.extendedAgentCard) {
+      throw new A2AError('UnsupportedOperation', 'This agent has no extended agent card');
+    }
+    const source = this.options.extendedAgentCard;
+    if (!source) throw new A2AError('ExtendedAgentCardNotConfigured', 'The extended agent card is not configured');
+    if (!call.user) throw new A2AError('Unauthenticated', 'The extended agent card requires authentication');
+    return typeof source === 'function' ? source(call.user) : source;
+  }
+
+  /** Validates the message against the task, stores what it must, and starts the executor. */
+  private async start(request: SendMessageRequest, call: CallContext) {
+    const { message, configuration } = request;
+    this.checkRequiredExtensions(call);
+    if (message.role !== 'ROLE_USER') throw invalidParams('Invalid params: message.role: must be ROLE_USER', [{ field: 'message.role', description: 'must be ROLE_USER' }]);
+    const pushInput = configuration?.taskPushNotificationConfig;
+    if (pushInput) {
+      this.requirePush();
+      await this.options.validatePushUrl?.(pushInput.url);
+    }
+    const owner = ownerOf(call);
+    let existing: StoredTask | undefined;
+    if (message.taskId) {
+      existing = await this.load(message.taskId, call);
+      const { task } = existing;
+      if (message.contextId && message.contextId !== task.contextId) {
+        throw invalidParams(`Invalid params: message.contextId: task ${task.id} belongs to context ${task.contextId}`, [
+          { field: 'message.contextId', description: 'does not match the task' },
+        ]);
+      }
+      if (isTerminal(task.status.state)) {
+        throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${task.status.state} and accepts no more messages`, {
+          metadata: { taskId: task.id },
+        });
+      }
+    }
+    const taskId = existing?.task.id ?? crypto.randomUUID();
+    const contextId = existing?.task.contextId ?? message.contextId ?? crypto.randomUUID();
+    const pushConfig = pushInput && { ...pushInput, taskId, id: pushInput.id || crypto.randomUUID() };
+    const userMessage = { ...message, taskId, contextId };
+
+    let subscription: Subscription | undefined;
+    if (existing) {
+      const record = await this.appendWithRetry(taskId, { kind: 'history', message: userMessage });
+      subscription = this.subscribe(taskId, record.seq, call.signal);
+      if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
+      existing = { task: { ...existing.task, history: [...(existing.task.history ?? []), userMessage] }, version: record.seq };
+    }
+    const execution = new Execution({
+      executor: this.executor,
+      store: this.store,
+      pushStore: this.pushStore,
+      owner,
+      taskId,
+      contextId,
+      message: userMessage,
+      existing,
+      user: call.user,
+      tenant: call.tenant,
+      extensions: call.extensions ?? [],
+      metadata: request.metadata,
+      pushConfig,
+      now: this.now,
+      onError: this.onError,
+      onStored: (stored) => {
+        subscription = this.subscribe(taskId, stored.version, call.signal);
+      },
+    });
+    this.track(execution);
+    if (configuration?.returnImmediately) await execution.submit();
+    execution.start();
+    // The subscription exists once the task is stored; a message-only answer never needs it.
+    const lazy: Subscription = {
+      next: () => (subscription ?? emptySubscription).next(),
+      close: () => subscription?.close(),
+    };
+    return { execution, subscription: lazy };
+  }
+
+  /** Blocking SendMessage returns when the task is finished or interrupted, or when execute() has returned. */
+  private async waitForPause(subscription: Subscription, execution: Execution): Promise<void> {
+    const settled = execution.settled.then(() => 'settled' as const);
+    try {
+      for (;;) {
+        const next = await Promise.race([subscription.next(), settled]);
+        if (next === 'settled' || next.done) return;
+        if (isTerminal(next.value.state) || isInterrupted(next.value.state)) return;
+      }
+    } finally {
+      subscription.close();
+    }
+  }
+
+  /** Live events after a snapshot until the task finishes or is interrupted. */
+  private async *follow(subscription: Subscription, from: StoredTask): AsyncGenerator<StreamResponse> {
+    if (isTerminal(from.task.status.state)) return;
+    for (;;) {
+      const next = await subscription.next();
+      if (next.done) return;
+      const response = toStreamResponse(next.value);
+      if (response) yield response;
+      if (isTerminal(next.value.state) || isInterrupted(next.value.state)) return;
+    }
+  }
+
+  private subscribe(taskId: string, afterSeq: number, signal: AbortSignal | undefined): Subscription {
+    const iterator = this.store.subscribe(taskId, afterSeq, signal)[Symbol.asyncIterator]();
+    return { next: () => iterator.next(), close: () => void iterator.return?.() };
+  }
+
+  private track(execution: Execution): void {
+    const { taskId } = execution;
+    let set = this.executions.get(taskId);
+    if (!set) this.executions.set(taskId, (set = new Set()));
+    set.add(execution);
+    // Forget the execution once its task is finished or it returned with the task waiting for the client.
+    const release = () => {
+      set.delete(execution);
+      if (set.size === 0 && this.executions.get(taskId) === set) this.executions.delete(taskId);
+    };
+    void execution.settled.then(async () => {
+      const stored = execution.stored ? await this.store.get(taskId) : undefined;
+      const state = stored?.task.status.state;
+      if (!state || isTerminal(state) || isInterrupted(state)) return release();
+      // Background work goes on after execute() returned: release when the task finishes.
+      for await (const record of this.store.subscribe(taskId, stored.version, execution.signal)) {
+        if (isTerminal(record.state) || isInterrupted(record.state)) break;
+      }
+      release();
+    }).catch(this.onError);
+  }
+
+  private async appendWithRetry(taskId: string, event: Parameters<TaskStore['append']>[2]): Promise<TaskEventRecord> {
+    for (let attempt = 0; ; attempt++) {
+      const stored = await this.store.get(taskId);
+      if (!stored) throw taskNotFound(taskId);
+      try {
+        return await this.store.append(taskId, stored.version, event);
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  private async load(taskId: string, call: CallContext): Promise<StoredTask> {
+    const stored = await this.store.get(taskId, ownerOf(call));
+    if (!stored) throw taskNotFound(taskId);
+    return stored;
+  }
+
+  private requireStreaming(): void {
+    if (!this.capabilities.streaming) throw new A2AError('UnsupportedOperation', 'Streaming is not supported by this agent');
+  }
+
+  private requirePush(): void {
+    if (!this.capabilities.pushNotifications) {
+      throw new A2AError('PushNotificationNotSupported', 'Push notifications are not supported by this agent');
+    }
+  }
+
+  private checkRequiredExtensions(call: CallContext): void {
+    const active = new Set(call.extensions ?? []);
+    for (const extension of this.capabilities.extensions ?? []) {
+      if (extension.required && !active.has(extension.uri)) {
+        throw new A2AError('ExtensionSupportRequired', `This agent requires the extension ${extension.uri}`, {
+          metadata: { extension: extension.uri },
+        });
+      }
+    }
+  }
+}
+
+interface Subscription {
+  next(): Promise<IteratorResult<TaskEventRecord>>;
+  close(): void;
+}
+const emptySubscription: Subscription = { next: async () => ({ value: undefined, done: true }), close: () => {} };
+
+const notCancelable = (task: Task) =>
+  new A2AError('TaskNotCancelable', `Task ${task.id} is ${task.status.state} and cannot be canceled`, {
+    metadata: { taskId: task.id },
+  });
+
+function isPushConfigStore(store: object): store is PushConfigStore {
+  return typeof (store as Partial<PushConfigStore>).savePushConfig === 'function';
+}
+
+function normalizeCard(input: AgentCardInput): AgentCard {
+  const card = {
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    capabilities: {},
+    ...input,
+    supportedInterfaces: input.supportedInterfaces ?? [{ url: 'http://localhost/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  };
+  const parsed = AgentCardSchema.safeParse(card);
+  if (!parsed.success) throw new Error(`Invalid agent card: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return { ...parsed.data, supportedInterfaces: input.supportedInterfaces ?? [] };
+}
+
+export function createRequestHandler(options: RequestHandlerOptions): A2ARequestHandler {
+  return new A2ARequestHandler(options);
+}

@@ -1,0 +1,65 @@
+/**
+ * A single-consumer push queue exposed as an async iterator. `end()` finishes after the buffered items; `return()`
+ * (a `for await` break) and the abort signal run `onClose` exactly once.
+ */
+export class AsyncQueue<T> implements AsyncIterableIterator<T> {
+  private readonly items: T[] = [];
+  private waiting: ((r: IteratorResult<T>) => void) | undefined;
+  private done = false;
+  private closed = false;
+
+  constructor(
+    private readonly onClose: () => void = () => {},
+    signal?: AbortSignal,
+  ) {
+    if (signal?.aborted) this.return();
+    else signal?.addEventListener('abort', () => this.return(), { once: true });
+  }
+
+  push(item: T): void {
+    if (this.done) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting({ value: item, done: false });
+    } else this.items.push(item);
+  }
+
+  /** No more items; the consumer still gets what is buffered. */
+  end(): void {
+    this.done = true;
+    if (this.items.length === 0) this.close();
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    const item = this.items.shift();
+    if (item !== undefined) {
+      if (this.done && this.items.length === 0) this.close();
+      return Promise.resolve({ value: item, done: false });
+    }
+    if (this.closed || this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.items.length = 0;
+    this.close();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private close(): void {
+    this.done = true;
+    if (this.closed) return;
+    this.closed = true;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.({ value: undefined, done: true });
+    this.onClose();
+  }
+}

@@ -1,0 +1,205 @@
+import { LRUCache } from 'lru-cache';
+import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
+import type { Task } from '../schemas/task.js';
+import { applyTaskEvent, copyTask, isTerminal, type TaskEvent, viewTask } from '../task-state.js';
+import { AsyncQueue } from './async-queue.js';
+import { decodePageToken, encodePageToken } from './page-token.js';
+import {
+  ConcurrentModificationError,
+  type PushConfigStore,
+  type StoredTask,
+  type TaskEventRecord,
+  type TaskOwner,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStore,
+} from './task-store.js';
+
+export interface InMemoryTaskStoreOptions {
+  /** Most tasks kept; the least recently used is evicted first. Default 10 000. */
+  maxTasks?: number;
+  /** How long a finished task stays readable. Default 1 hour. */
+  terminalTtlMs?: number;
+}
+
+interface Entry {
+  task: Task;
+  owner: TaskOwner;
+  version: number;
+  /** Store-wide counter bumped on every status change: the ListTasks order and cursor. */
+  listSeq: number;
+  /** Log of a live task; dropped when it finishes (a finished task's snapshot is the contract). */
+  log: TaskEventRecord[] | undefined;
+  pushConfigs: Map<string, TaskPushNotificationConfig> | undefined;
+}
+
+/**
+ * The zero-setup default: bounded (max tasks, TTL after finishing, LRU), events applied in place so the cost of an
+ * event does not grow with the task, live subscribers fed directly.
+ */
+export class InMemoryTaskStore implements TaskStore, PushConfigStore {
+  private readonly tasks: LRUCache<string, Entry>;
+  /** Per owner, task ids in ascending `listSeq` (a Map keeps insertion order; a status change re-inserts). */
+  private readonly byOwner = new Map<TaskOwner, Map<string, Entry>>();
+  private readonly subscribers = new Map<string, Set<AsyncQueue<TaskEventRecord>>>();
+  private readonly terminalTtlMs: number;
+  private listSeq = 0;
+  private creates = 0;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.terminalTtlMs = options.terminalTtlMs ?? 60 * 60 * 1000;
+    this.tasks = new LRUCache<string, Entry>({
+      max: options.maxTasks ?? 10_000,
+      ttlAutopurge: false,
+      allowStale: false,
+      // Re-setting a task (new TTL) stores the same entry again: lru-cache does not dispose it then.
+      dispose: (entry, taskId) => this.forget(taskId, entry),
+    });
+  }
+
+  /** Number of tasks held (for tests and memory figures). */
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  async create(task: Task, owner: TaskOwner): Promise<StoredTask> {
+    if (this.tasks.has(task.id)) throw new Error(`Task ${task.id} already exists`);
+    if (++this.creates % 1000 === 0) this.tasks.purgeStale();
+    const entry: Entry = {
+      task: copyTask(task),
+      owner,
+      version: 1,
+      listSeq: ++this.listSeq,
+      log: isTerminal(task.status.state) ? undefined : [],
+      pushConfigs: undefined,
+    };
+    this.tasks.set(task.id, entry);
+    let index = this.byOwner.get(owner);
+    if (!index) this.byOwner.set(owner, (index = new Map()));
+    index.set(task.id, entry);
+    return { task: copyTask(entry.task), version: 1 };
+  }
+
+  async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
+    const entry = this.lookup(taskId, owner);
+    return entry && { task: copyTask(entry.task), version: entry.version };
+  }
+
+  async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
+    const entry = this.tasks.get(taskId);
+    if (!entry) throw new Error(`Task ${taskId} does not exist`);
+    if (entry.version !== expectedVersion) throw new ConcurrentModificationError(taskId, expectedVersion, entry.version);
+    applyTaskEvent(entry.task, event); // throws before mutating on an illegal change
+    const record: TaskEventRecord = {
+      taskId,
+      contextId: entry.task.contextId,
+      seq: ++entry.version,
+      event,
+      state: entry.task.status.state,
+    };
+    if (event.kind === 'status') this.touch(taskId, entry);
+    if (isTerminal(record.state)) {
+      entry.log = undefined;
+      this.tasks.set(taskId, entry, { ttl: this.terminalTtlMs });
+    } else entry.log?.push(record);
+    const subscribers = this.subscribers.get(taskId);
+    if (subscribers) for (const queue of subscribers) queue.push(record);
+    return record;
+  }
+
+  async list(owner: TaskOwner, query: TaskQuery): Promise<TaskPage> {
+    const index = this.byOwner.get(owner);
+    const cursor = query.pageToken ? decodePageToken('t', query.pageToken) : Number.POSITIVE_INFINITY;
+    const empty: TaskPage = { tasks: [], totalSize: 0, nextPageToken: '' };
+    if (!index) return empty;
+    const entries = Array.from(index.values());
+    const page: Entry[] = [];
+    let totalSize = 0;
+    let more = false;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i] as Entry;
+      const { task } = entry;
+      if (query.contextId !== undefined && task.contextId !== query.contextId) continue;
+      if (query.status !== undefined && task.status.state !== query.status) continue;
+      if (query.statusTimestampAfter !== undefined && (task.status.timestamp ?? '') < query.statusTimestampAfter) {
+        continue;
+      }
+      if (!this.tasks.has(task.id)) continue; // expired, not yet purged
+      totalSize++;
+      if (entry.listSeq >= cursor) continue;
+      if (page.length < query.pageSize) page.push(entry);
+      else more = true;
+    }
+    const last = page[page.length - 1];
+    return {
+      tasks: page.map((e) =>
+        viewTask(e.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts }),
+      ),
+      totalSize,
+      nextPageToken: more && last ? encodePageToken('t', last.listSeq) : '',
+    };
+  }
+
+  async readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]> {
+    const log = this.tasks.get(taskId)?.log ?? [];
+    return log.filter((r) => r.seq > afterSeq);
+  }
+
+  subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
+    const entry = this.tasks.get(taskId);
+    let set = this.subscribers.get(taskId);
+    const queue = new AsyncQueue<TaskEventRecord>(() => {
+      set?.delete(queue);
+      if (set?.size === 0) this.subscribers.delete(taskId);
+    }, signal);
+    if (!entry) {
+      queue.end();
+      return queue;
+    }
+    for (const record of entry.log ?? []) if (record.seq > afterSeq) queue.push(record);
+    if (!set) this.subscribers.set(taskId, (set = new Set()));
+    set.add(queue);
+    return queue;
+  }
+
+  async savePushConfig(config: TaskPushNotificationConfig): Promise<void> {
+    const entry = this.tasks.get(config.taskId);
+    if (!entry) throw new Error(`Task ${config.taskId} does not exist`);
+    (entry.pushConfigs ??= new Map()).set(config.id, { ...config });
+  }
+
+  async getPushConfig(taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+    const config = this.tasks.get(taskId)?.pushConfigs?.get(id);
+    return config && { ...config };
+  }
+
+  async listPushConfigs(taskId: string): Promise<TaskPushNotificationConfig[]> {
+    return Array.from(this.tasks.get(taskId)?.pushConfigs?.values() ?? [], (c) => ({ ...c }));
+  }
+
+  async deletePushConfig(taskId: string, id: string): Promise<void> {
+    this.tasks.get(taskId)?.pushConfigs?.delete(id);
+  }
+
+  private lookup(taskId: string, owner: TaskOwner | undefined): Entry | undefined {
+    const entry = this.tasks.get(taskId);
+    return entry && (owner === undefined || entry.owner === owner) ? entry : undefined;
+  }
+
+  private touch(taskId: string, entry: Entry): void {
+    entry.listSeq = ++this.listSeq;
+    const index = this.byOwner.get(entry.owner);
+    index?.delete(taskId);
+    index?.set(taskId, entry);
+  }
+
+  private forget(taskId: string, entry: Entry): void {
+    const index = this.byOwner.get(entry.owner);
+    if (index?.get(taskId) === entry) {
+      index.delete(taskId);
+      if (index.size === 0) this.byOwner.delete(entry.owner);
+    }
+    const subscribers = this.subscribers.get(taskId);
+    if (subscribers) for (const queue of subscribers) queue.end();
+  }
+}
