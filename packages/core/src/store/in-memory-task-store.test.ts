@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { newTask } from '../task-state.js';
+import { InMemoryTaskStore } from './in-memory-task-store.js';
+import { ConcurrentModificationError, InvalidPageTokenError } from './task-store.js';
+
+const msg = { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ text: 'x' }] };
+let clock = 0;
+const ts = () => new Date(Date.UTC(2026, 0, 1) + ++clock * 1000).toISOString();
+const task = (id: string, contextId = 'c') => newTask(id, contextId, msg, ts());
+const working = () => ({ kind: 'status' as const, status: { state: 'TASK_STATE_WORKING' as const, timestamp: ts() } });
+const done = () => ({ kind: 'status' as const, status: { state: 'TASK_STATE_COMPLETED' as const, timestamp: ts() } });
+
+describe('InMemoryTaskStore', () => {
+  it('versions every write and rejects a stale writer without changing anything', async () => {
+    const store = new InMemoryTaskStore();
+    expect((await store.create(task('t'), 'o')).version).toBe(1);
+    const record = await store.append('t', 1, working());
+    expect(record).toMatchObject({ seq: 2, state: 'TASK_STATE_WORKING', taskId: 't', contextId: 'c' });
+    await expect(store.append('t', 1, done())).rejects.toBeInstanceOf(ConcurrentModificationError);
+    expect((await store.get('t'))?.task.status.state).toBe('TASK_STATE_WORKING');
+    expect((await store.get('t'))?.version).toBe(2);
+  });
+
+  it('rejects an illegal transition and keeps the stored task', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'o');
+    await store.append('t', 1, done());
+    await expect(store.append('t', 2, working())).rejects.toThrow(/Illegal task state transition/);
+    expect((await store.get('t'))?.version).toBe(2);
+  });
+
+  it('scopes reads to the owner', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'alice');
+    expect(await store.get('t', 'bob')).toBeUndefined();
+    expect(await store.get('t', 'alice')).toBeDefined();
+    expect((await store.list('bob', { pageSize: 10 })).tasks).toEqual([]);
+  });
+
+  it('lists newest status first with cursors, filters and totals', async () => {
+    const store = new InMemoryTaskStore();
+    for (let i = 0; i < 5; i++) await store.create(task(`t${i}`, i % 2 ? 'odd' : 'even'), 'o');
+    await store.append('t0', 1, working()); // t0 becomes the most recent
+    const first = await store.list('o', { pageSize: 2 });
+    expect(first.tasks.map((t) => t.id)).toEqual(['t0', 't4']);
+    expect(first.totalSize).toBe(5);
+    const second = await store.list('o', { pageSize: 2, pageToken: first.nextPageToken });
+    expect(second.tasks.map((t) => t.id)).toEqual(['t3', 't2']);
+    const third = await store.list('o', { pageSize: 2, pageToken: second.nextPageToken });
+    expect(third.tasks.map((t) => t.id)).toEqual(['t1']);
+    expect(third.nextPageToken).toBe('');
+    expect((await store.list('o', { pageSize: 10, contextId: 'odd' })).tasks.map((t) => t.id)).toEqual(['t3', 't1']);
+    expect((await store.list('o', { pageSize: 10, status: 'TASK_STATE_WORKING' })).totalSize).toBe(1);
+    const t3 = (await store.get('t3'))?.task.status.timestamp ?? '';
+    expect((await store.list('o', { pageSize: 10, statusTimestampAfter: t3 })).tasks.map((t) => t.id)).toEqual(['t0', 't4', 't3']);
+    await expect(store.list('o', { pageSize: 2, pageToken: 'garbage' })).rejects.toBeInstanceOf(InvalidPageTokenError);
+  });
+
+  it('is bounded: evicts the least recently used task and expires finished ones', async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 3, terminalTtlMs: 20 });
+    for (let i = 0; i < 5; i++) await store.create(task(`t${i}`), 'o');
+    expect(store.size).toBe(3);
+    expect(await store.get('t0')).toBeUndefined();
+    expect((await store.list('o', { pageSize: 10 })).totalSize).toBe(3);
+    await store.append('t4', 1, done());
+    await new Promise((r) => setTimeout(r, 40));
+    expect(await store.get('t4')).toBeUndefined();
+    expect(await store.get('t3')).toBeDefined();
+  });
+
+  it('feeds subscribers in order from the requested sequence, registered synchronously', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'o');
+    await store.append('t', 1, working());
+    const controller = new AbortController();
+    const subscription = store.subscribe('t', 1, controller.signal);
+    await store.append('t', 2, { kind: 'artifact', artifact: { artifactId: 'a', parts: [{ text: '1' }] } });
+    await store.append('t', 3, done());
+    const seen: number[] = [];
+    for await (const record of subscription) {
+      seen.push(record.seq);
+      if (record.state === 'TASK_STATE_COMPLETED') break;
+    }
+    expect(seen).toEqual([2, 3, 4]);
+    // A finished task's log is compacted: its snapshot is the contract.
+    expect(await store.readEvents('t', 0)).toEqual([]);
+  });
+
+  it('ends subscriptions on abort and releases them', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'o');
+    const controller = new AbortController();
+    const iterator = store.subscribe('t', 1, controller.signal)[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    controller.abort();
+    expect((await pending).done).toBe(true);
+    expect((store as unknown as { subscribers: Map<string, unknown> }).subscribers.size).toBe(0);
+  });
+
+  it('stores push configs per task', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'o');
+    await store.savePushConfig({ taskId: 't', id: 'p', url: 'https://example.com/hook' });
+    expect(await store.listPushConfigs('t')).toEqual([{ taskId: 't', id: 'p', url: 'https://example.com/hook' }]);
+    await store.deletePushConfig('t', 'p');
+    await store.deletePushConfig('t', 'p');
+    expect(await store.getPushConfig('t', 'p')).toBeUndefined();
+  });
+});
