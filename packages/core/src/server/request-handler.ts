@@ -304,9 +304,9 @@ export class A2ARequestHandler {
         subscription = this.subscribe(taskId, stored.version, call.signal);
       },
     });
-    this.track(execution);
     if (configuration?.returnImmediately) await execution.submit();
     execution.start();
+    this.track(execution);
     // The subscription exists once the task is stored; a message-only answer never needs it.
     const lazy: Subscription = {
       next: () => (subscription ?? emptySubscription).next(),

@@ -1,0 +1,59 @@
+import type { AgentExecutor } from '../src/index.js';
+import { deferred } from './helpers.js';
+
+/** Behaviour chosen by the first word of the message text. */
+export function fixtureExecutor() {
+  const gates = new Map<string, ReturnType<typeof deferred>>();
+  const aborted: string[] = [];
+  const gate = (name: string) => {
+    let d = gates.get(name);
+    if (!d) gates.set(name, (d = deferred()));
+    return d;
+  };
+  const executor: AgentExecutor = {
+    async execute(ctx) {
+      const text = ctx.message.parts[0]?.text ?? '';
+      const [word, arg = ''] = text.split(' ');
+      switch (word) {
+        case 'reply':
+          return ctx.reply(`you said ${arg}`);
+        case 'ask':
+          if (ctx.task) return ctx.complete(`thanks for ${text}`);
+          return ctx.inputRequired('what is your name?');
+        case 'boom':
+          throw new Error('kaboom');
+        case 'hang':
+          ctx.signal.addEventListener('abort', () => aborted.push(ctx.taskId));
+          await ctx.working('hanging');
+          return new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        case 'background':
+          await ctx.working('started');
+          void gate(arg).promise.then(() => ctx.complete('finished later'));
+          return;
+        case 'gated': {
+          await ctx.working('step 1');
+          await gate(arg).promise;
+          await ctx.artifact({ artifactId: 'out', text: 'chunk 1' });
+          await gate(`${arg}-2`).promise;
+          return ctx.complete('done');
+        }
+        case 'chunks': {
+          const n = Number(arg);
+          for (let i = 0; i < n; i++) {
+            void ctx.artifact({ artifactId: 'big', text: `c${i}`, append: i > 0, lastChunk: i === n - 1 });
+          }
+          return ctx.complete();
+        }
+        default:
+          if (ctx.task) {
+            await ctx.working(`continuing with ${text}`);
+            return;
+          }
+          await ctx.working('working on it');
+          await ctx.artifact({ name: 'echo', text });
+          return ctx.complete(`echo: ${text}`);
+      }
+    },
+  };
+  return { executor, release: (name: string) => gate(name).resolve(), aborted };
+}
