@@ -55,5 +55,5 @@ export function fixtureExecutor() {
       }
     },
   };
-  return { executor, release: (name: string) => gate(name).resolve(), aborted };
+  return { executor, release: (name: string) => gate(name).resolve(undefined), aborted };
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { type A2AHandlerOptions, createA2AHandler } from '../src/index.js';
+import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler } from '../src/index.js';
 import { createNodeHandler } from '../src/node/index.js';
 
 export const card = {
@@ -13,6 +13,7 @@ export const card = {
 
 export interface TestServer {
   url: string;
+  a2a: A2AHttpHandler;
   server: Server;
   close(): Promise<void>;
   rpc(method: string, params?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
@@ -43,6 +44,7 @@ export async function startServer(options: A2AHandlerOptions): Promise<TestServe
   };
   return {
     url,
+    a2a,
     server,
     close: () =>
       new Promise<void>((resolve) => {
@@ -104,7 +106,7 @@ export const userMessage = (text: string, extra: Record<string, unknown> = {}) =
 });
 
 export function deferred<T = void>() {
-  let resolve!: (value: T) => void;
+  let resolve!: (value: T | PromiseLike<T>) => void;
   const promise = new Promise<T>((r) => {
     resolve = r;
   });

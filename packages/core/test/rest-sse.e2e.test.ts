@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListTasksResponseSchema, SendMessageResponseSchema } from '../src/index.js';
 import { fixtureExecutor } from './agent-fixture.js';
 import { card, eventually, sseReader, startServer, type TestServer, userMessage } from './helpers.js';
 
@@ -16,12 +17,14 @@ describe('HTTP+JSON binding', () => {
   it('serves every operation at the spec paths, also behind a tenant segment', async () => {
     const sent = await s.rest('POST', '/message:send', { message: userMessage('rest') });
     expect(sent.status).toBe(200);
+    expect(SendMessageResponseSchema.safeParse(sent.body).success).toBe(true);
     expect(sent.headers.get('content-type')).toContain('application/a2a+json');
     const task = sent.body.task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect((await s.rest('GET', `/tasks/${task.id}?historyLength=1`)).body.history).toHaveLength(1);
     const listed = await s.rest('GET', `/tasks?contextId=${task.contextId}&pageSize=5&includeArtifacts=true`);
     expect(listed.body).toMatchObject({ totalSize: 1, pageSize: 1, nextPageToken: '' });
+    expect(ListTasksResponseSchema.parse(listed.body)).toEqual(listed.body); // canonical ProtoJSON out
     expect(listed.body.tasks[0].artifacts).toHaveLength(1);
     const cfg = await s.rest('POST', `/tasks/${task.id}/pushNotificationConfigs`, { id: 'c1', url: 'https://example.com/h' });
     expect(cfg.body).toMatchObject({ id: 'c1', taskId: task.id });
@@ -158,6 +161,10 @@ describe('SSE streaming', () => {
     const events = sseReader(r);
     const taskId = JSON.parse((await events.next())?.data ?? '').task.id;
     controller.abort();
+    // The server lets go of the stream's subscription…
+    const subscribers = (s.a2a.requestHandler.store as unknown as { subscribers: Map<string, Set<unknown>> }).subscribers;
+    await eventually(() => !subscribers.has(taskId));
+    // …and the task itself goes on.
     fixture.release('dc');
     fixture.release('dc-2');
     await eventually(async () => (await s.rest('GET', `/tasks/${taskId}`)).body.status.state === 'TASK_STATE_COMPLETED');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MessageSchema } from './message.js';
 import { bool, int32, protoMessage, struct, timestamp } from './proto-json.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
-import { TaskStateEnum } from './task.js';
+import { TaskSchema, TaskStateEnum } from './task.js';
 
 const tenant = z.string().optional();
 const id = z.string().min(1);
@@ -66,3 +66,24 @@ export const ListTaskPushNotificationConfigsRequestSchema = protoMessage({
 export type ListTaskPushNotificationConfigsRequest = z.output<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
 export const GetExtendedAgentCardRequestSchema = protoMessage({ tenant });
+
+// Responses (for clients and tests; the server builds them directly).
+export const SendMessageResponseSchema = protoMessage({
+  task: TaskSchema.optional(),
+  message: MessageSchema.optional(),
+}).refine((r) => (r.task === undefined) !== (r.message === undefined), {
+  message: 'must have exactly one of task or message',
+});
+
+export const ListTasksResponseSchema = protoMessage({
+  tasks: z.array(TaskSchema),
+  nextPageToken: z.string(),
+  pageSize: int32,
+  totalSize: int32,
+});
+export type ListTasksResponse = z.output<typeof ListTasksResponseSchema>;
+
+export const ListTaskPushNotificationConfigsResponseSchema = protoMessage({
+  configs: z.array(TaskPushNotificationConfigSchema),
+  nextPageToken: z.string().optional(),
+});
