@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { AgentCard } from '../schemas/agent-card.js';
+import { textResponse } from './prepared.js';
 import type { HeaderInit } from './responses.js';
 
 interface CachedCard {
@@ -32,7 +33,7 @@ export class AgentCardRoute {
       ...headers,
     };
     if (notModified(request, cached.etag, this.lastModified)) return new Response(null, { status: 304, headers: common });
-    return new Response(request.method === 'HEAD' ? null : cached.json, {
+    return textResponse(request.method === 'HEAD' ? null : cached.json, {
       status: 200,
       headers: { 'content-type': 'application/json', ...common },
     });

@@ -1,4 +1,5 @@
 import { A2AError } from '../errors.js';
+import { preparedBody } from './prepared.js';
 
 export const JSON_MEDIA_TYPES = ['application/json', 'application/a2a+json'];
 
@@ -18,6 +19,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
+  const prepared = preparedBody(request);
+  if (prepared) {
+    if (prepared.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return decode(prepared);
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -32,7 +38,10 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
+  return decode(chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size));
+}
+
+function decode(bytes: Uint8Array): string {
   try {
     return decoder.decode(bytes);
   } catch {

@@ -6,6 +6,7 @@ import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } fr
 import { AgentCardRoute } from './agent-card-route.js';
 import { isJsonContentType } from './body.js';
 import { serveJsonRpc } from './json-rpc.js';
+import { requestSignal } from './prepared.js';
 import { type HeaderInit, jsonRpcErrorResponse, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
 import { authorize, challenges } from './security.js';
@@ -131,7 +132,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         user: context.user,
         tenant: context.tenant,
         extensions: activated,
-        signal: request.signal,
+        signal: requestSignal(request),
       };
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       const routeSettings = { ...settings, headers };

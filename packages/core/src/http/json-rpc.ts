@@ -1,6 +1,7 @@
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { readBodyText } from './body.js';
+import { textResponse } from './prepared.js';
 import { jsonRpcErrorBody, jsonRpcErrorResponse, type HeaderInit, type JsonRpcId } from './responses.js';
 import { streamResponse, type StreamSettings } from './stream.js';
 
@@ -83,7 +84,7 @@ export async function serveJsonRpc(
       });
     }
     const result = await operation.run(params, scoped);
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), {
+    return textResponse(JSON.stringify({ jsonrpc: '2.0', id, result }), {
       status: 200,
       headers: { 'content-type': 'application/json', ...settings.headers },
     });

@@ -1,9 +1,10 @@
 import type { A2AError } from '../errors.js';
+import { textResponse } from './prepared.js';
 
 export type HeaderInit = Record<string, string>;
 
 export function jsonResponse(body: unknown, status = 200, headers: HeaderInit = {}, contentType = 'application/json'): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': contentType, ...headers } });
+  return textResponse(JSON.stringify(body), { status, headers: { 'content-type': contentType, ...headers } });
 }
 
 /** JSON-RPC error envelope; errors travel with HTTP 200 except HTTP-level ones (401/403/413/415). */
@@ -13,7 +14,7 @@ export function jsonRpcErrorBody(id: JsonRpcId, error: A2AError): string {
 
 export function jsonRpcErrorResponse(id: JsonRpcId, error: A2AError, headers: HeaderInit = {}): Response {
   const status = HTTP_LEVEL.has(error.type) ? error.httpStatus : 200;
-  return new Response(jsonRpcErrorBody(id, error), {
+  return textResponse(jsonRpcErrorBody(id, error), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2AHttpHandler, A2ARequestContext } from '../http/create-handler.js';
+import { bufferedWebRequest } from './buffered-request.js';
 import { toWebRequest } from './to-web-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
@@ -20,7 +21,8 @@ export interface NodeHandlerOptions {
 export function createNodeHandler(a2a: A2AHttpHandler, options: NodeHandlerOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
-      const request = toWebRequest(req, res, { trustProxy: options.trustProxy ?? false });
+      const trustProxy = options.trustProxy ?? false;
+      const request = (await bufferedWebRequest(req, res, trustProxy)) ?? toWebRequest(req, res, { trustProxy });
       const context = (await options.context?.(req)) ?? {};
       const response = await a2a.handle(request, { context });
       if (response) return await writeNodeResponse(res, response);

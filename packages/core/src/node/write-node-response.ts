@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { responseText } from '../http/prepared.js';
 
 /**
  * Web Response → Node response: status, headers (several Set-Cookie kept apart), then the body chunk by chunk,
@@ -12,8 +13,9 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
-  if (!response.body) {
-    res.end();
+  const text = responseText(response);
+  if (text !== undefined || !response.body) {
+    res.end(text); // one write for status, headers and an already-serialized body
     return;
   }
   const reader = response.body.getReader();

@@ -8,12 +8,19 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
   private done = false;
   private closed = false;
 
+  private readonly detach: (() => void) | undefined;
+
   constructor(
     private readonly onClose: () => void = () => {},
     signal?: AbortSignal,
   ) {
     if (signal?.aborted) this.return();
-    else signal?.addEventListener('abort', () => this.return(), { once: true });
+    else if (signal) {
+      const abort = () => this.return();
+      signal.addEventListener('abort', abort, { once: true });
+      // A long-lived signal must not keep one listener per finished queue.
+      this.detach = () => signal.removeEventListener('abort', abort);
+    }
   }
 
   push(item: T): void {
@@ -60,6 +67,7 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.({ value: undefined, done: true });
+    this.detach?.();
     this.onClose();
   }
 }

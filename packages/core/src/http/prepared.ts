@@ -1,0 +1,86 @@
+/**
+ * A side channel between a host bridge and the handler that skips Web-stream work on the hot path: a bridge that
+ * already holds the whole request body (and its own abort signal) attaches them to the Request it builds, and
+ * responses built from a string remember it, so a bridge can write it in one call instead of reading a stream.
+ * Both are optional: a plain Request/Response works the same without them.
+ */
+interface PreparedRequest {
+  body?: Uint8Array | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+const requests = new WeakMap<Request, PreparedRequest>();
+const responses = new WeakMap<Response, string>();
+
+export function prepareRequest(request: Request, prepared: PreparedRequest): Request {
+  requests.set(request, prepared);
+  return request;
+}
+
+export const preparedBody = (request: Request): Uint8Array | undefined => requests.get(request)?.body;
+
+/** The bridge's signal when it attached one (a Request built without `signal` is cheaper), else the request's. */
+export const requestSignal = (request: Request): AbortSignal => requests.get(request)?.signal ?? request.signal;
+
+/**
+ * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
+ * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
+ */
+class TextResponse extends Response {
+  #text: string;
+  #full: Response | undefined;
+
+  constructor(text: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = text;
+  }
+
+  /** The same response with a real body, made on first use. */
+  full(): Response {
+    this.#full ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return this.#full;
+  }
+
+  override text(): Promise<string> {
+    return this.full().text();
+  }
+  override json(): Promise<unknown> {
+    return this.full().json();
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.full().arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return this.full().blob();
+  }
+  override formData(): Promise<FormData> {
+    return this.full().formData();
+  }
+  override clone(): Response {
+    return this.full().clone();
+  }
+}
+// `body` and `bodyUsed` are accessors of Response: redefine them on the subclass to read the lazy body.
+Object.defineProperties(TextResponse.prototype, {
+  body: {
+    get(this: TextResponse) {
+      return this.full().body;
+    },
+  },
+  bodyUsed: {
+    get(this: TextResponse) {
+      return this.full().bodyUsed;
+    },
+  },
+});
+
+/** A Response with a string body whose text stays readable without consuming the body. */
+export function textResponse(text: string | null, init: ResponseInit): Response {
+  if (text === null) return new Response(null, init);
+  const response = new TextResponse(text, init);
+  responses.set(response, text);
+  return response;
+}
+
+/** The body text of a response built by {@link textResponse} (`undefined` for streams and foreign responses). */
+export const responseText = (response: Response): string | undefined => responses.get(response);

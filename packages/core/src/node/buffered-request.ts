@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { prepareRequest } from '../http/prepared.js';
+import { requestUrl } from './to-web-request.js';
+
+/** Bodies up to this size with a declared Content-Length are read up front; larger or chunked ones stream. */
+const BUFFER_LIMIT = 256 * 1024;
+
+/**
+ * The fast path of the Node bridge: for GET/HEAD and small declared bodies, a Request without a body stream and
+ * without its own signal; the bytes and the disconnect signal travel beside it (http/prepared.ts), which spares
+ * the Web-stream and signal-following machinery on every call. `undefined` when the slow path must be used.
+ */
+export async function bufferedWebRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trustProxy: boolean,
+): Promise<Request | undefined> {
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const declared = Number(req.headers['content-length']);
+  if (hasBody && !(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
+  if ((req as { _body?: unknown })._body === true || req.readableEnded) return undefined; // a parser took the stream
+
+  const controller = new AbortController();
+  const abort = () => {
+    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+  };
+  res.once('close', abort);
+
+  const body = hasBody ? await readAll(req) : undefined;
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
+    headers.append(name, raw[i + 1] as string);
+  }
+  const request = new Request(requestUrl(req, trustProxy), { method, headers });
+  return prepareRequest(request, { body, signal: controller.signal });
+}
+
+function readAll(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
