@@ -6,6 +6,7 @@ import { ConcurrentModificationError, type StoredTask, type TaskEventRecord, typ
 import type { PushConfigStore } from '../store/task-store.js';
 import { newTask, type TaskEvent } from '../task-state.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
+import { newId } from '../ids.js';
 
 export type FirstOutcome = { message: Message } | { stored: StoredTask };
 
@@ -134,7 +135,7 @@ export class Execution implements AgentContext {
   }
 
   artifact(chunk: ArtifactChunk): Promise<string> {
-    const artifactId = chunk.artifactId ?? crypto.randomUUID();
+    const artifactId = chunk.artifactId ?? newId();
     const parts: Part[] = chunk.parts ?? (chunk.text !== undefined ? [{ text: chunk.text }] : []);
     if (parts.length === 0) return Promise.reject(new A2AError('InvalidAgentResponse', 'An artifact needs parts'));
     const event: TaskEvent = {
@@ -161,7 +162,7 @@ export class Execution implements AgentContext {
     const base = typeof content === 'string' ? { parts: [{ text: content }] } : Array.isArray(content) ? { parts: content } : content;
     return {
       ...base,
-      messageId: base.messageId ?? crypto.randomUUID(),
+      messageId: base.messageId ?? newId(),
       role: 'ROLE_AGENT',
       contextId: this.contextId,
       ...(withTask ? { taskId: this.taskId } : {}),

@@ -26,6 +26,7 @@ import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { Execution } from './execution.js';
 import { toStreamResponse } from './stream-response.js';
+import { newId } from '../ids.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces' | 'defaultInputModes' | 'defaultOutputModes' | 'capabilities'> & {
@@ -204,7 +205,7 @@ export class A2ARequestHandler {
     const taskId = request.taskId ?? '';
     const stored = await this.load(taskId, call);
     await this.options.validatePushUrl?.(request.url);
-    const config = { ...request, taskId: stored.task.id, id: request.id || crypto.randomUUID() };
+    const config = { ...request, taskId: stored.task.id, id: request.id || newId() };
     await this.pushStore.savePushConfig(config);
     return config;
   }
@@ -272,9 +273,9 @@ export class A2ARequestHandler {
         });
       }
     }
-    const taskId = existing?.task.id ?? crypto.randomUUID();
-    const contextId = existing?.task.contextId ?? message.contextId ?? crypto.randomUUID();
-    const pushConfig = pushInput && { ...pushInput, taskId, id: pushInput.id || crypto.randomUUID() };
+    const taskId = existing?.task.id ?? newId();
+    const contextId = existing?.task.contextId ?? message.contextId ?? newId();
+    const pushConfig = pushInput && { ...pushInput, taskId, id: pushInput.id || newId() };
     const userMessage = { ...message, taskId, contextId };
 
     let subscription: Subscription | undefined;

@@ -44,6 +44,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly subscribers = new Map<string, Set<AsyncQueue<TaskEventRecord>>>();
   private readonly terminalTtlMs: number;
   private listSeq = 0;
+  private lastPurge = 0;
   private creates = 0;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
@@ -100,6 +101,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     if (event.kind === 'status') this.touch(taskId, entry);
     if (isTerminal(record.state)) {
       entry.log = undefined;
+      compact(entry.task);
       this.tasks.set(taskId, entry, { ttl: this.terminalTtlMs });
     } else entry.log?.push(record);
     const subscribers = this.subscribers.get(taskId);
@@ -112,6 +114,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const cursor = query.pageToken ? decodePageToken('t', query.pageToken) : Number.POSITIVE_INFINITY;
     const empty: TaskPage = { tasks: [], totalSize: 0, nextPageToken: '' };
     if (!index) return empty;
+    const filtered = query.contextId !== undefined || query.status !== undefined || query.statusTimestampAfter !== undefined;
+    if (!filtered) return this.listAll(index, cursor, query);
     const entries = Array.from(index.values());
     const page: Entry[] = [];
     let totalSize = 0;
@@ -136,6 +140,36 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
         viewTask(e.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts }),
       ),
       totalSize,
+      nextPageToken: more && last ? encodePageToken('t', last.listSeq) : '',
+    };
+  }
+
+  /**
+   * The unfiltered page (the common call) without a check per stored task: expired tasks are purged at most once a
+   * second, so `totalSize` is the index size; only the page's own entries are checked for expiry.
+   */
+  private listAll(index: Map<string, Entry>, cursor: number, query: TaskQuery): TaskPage {
+    const now = Date.now();
+    if (now - this.lastPurge >= 1000) {
+      this.lastPurge = now;
+      this.tasks.purgeStale();
+    }
+    const entries = Array.from(index.values());
+    const page: Entry[] = [];
+    let more = false;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i] as Entry;
+      if (entry.listSeq >= cursor || !this.tasks.has(entry.task.id)) continue;
+      if (page.length === query.pageSize) {
+        more = true;
+        break;
+      }
+      page.push(entry);
+    }
+    const last = page[page.length - 1];
+    return {
+      tasks: page.map((e) => viewTask(e.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts })),
+      totalSize: index.size,
       nextPageToken: more && last ? encodePageToken('t', last.listSeq) : '',
     };
   }
@@ -202,4 +236,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const subscribers = this.subscribers.get(taskId);
     if (subscribers) for (const queue of subscribers) queue.end();
   }
+}
+
+/** Arrays grown by `push` keep spare capacity (17 slots for one item); a finished task's arrays no longer grow. */
+function compact(task: Task): void {
+  if (task.history) task.history = task.history.slice();
+  if (task.artifacts) task.artifacts = task.artifacts.map((a) => (a.parts.length > 1 ? { ...a, parts: a.parts.slice() } : a));
 }
