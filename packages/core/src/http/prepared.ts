@@ -4,6 +4,8 @@
  * responses built from a string remember it, so a bridge can write it in one call instead of reading a stream.
  * Both are optional: a plain Request/Response works the same without them.
  */
+import { type SseOptions, sseStream } from './sse.js';
+
 interface PreparedRequest {
   body?: Uint8Array | undefined;
   signal?: AbortSignal | undefined;
@@ -11,6 +13,7 @@ interface PreparedRequest {
 
 const requests = new WeakMap<Request, PreparedRequest>();
 const responses = new WeakMap<Response, string>();
+const eventStreams = new WeakMap<Response, SseOptions>();
 
 export function prepareRequest(request: Request, prepared: PreparedRequest): Request {
   requests.set(request, prepared);
@@ -84,3 +87,52 @@ export function textResponse(text: string | null, init: ResponseInit): Response 
 
 /** The body text of a response built by {@link textResponse} (`undefined` for streams and foreign responses). */
 export const responseText = (response: Response): string | undefined => responses.get(response);
+
+/**
+ * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
+ * {@link responseFrames} writes the frames (strings) itself instead. Only one of the two may consume the frames.
+ */
+class EventStreamResponse extends Response {
+  #options: SseOptions;
+  #body: ReadableStream<Uint8Array> | undefined;
+
+  constructor(options: SseOptions, init: ResponseInit) {
+    super(null, init);
+    this.#options = options;
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    this.#body ??= sseStream(this.#options);
+    return this.#body;
+  }
+
+  #full(): Response {
+    return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
+
+  override text(): Promise<string> {
+    return this.#full().text();
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#full().arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return this.#full().blob();
+  }
+}
+Object.defineProperties(EventStreamResponse.prototype, {
+  body: {
+    get(this: EventStreamResponse) {
+      return this.stream();
+    },
+  },
+});
+
+export function eventStreamResponse(options: SseOptions, init: ResponseInit): Response {
+  const response = new EventStreamResponse(options, init);
+  eventStreams.set(response, options);
+  return response;
+}
+
+/** The frames of an SSE response from {@link eventStreamResponse}, for a bridge that writes them itself. */
+export const responseFrames = (response: Response): SseOptions | undefined => eventStreams.get(response);

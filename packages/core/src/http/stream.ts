@@ -1,7 +1,8 @@
 import { type A2AError, toA2AError } from '../errors.js';
 import type { StreamResponse } from '../schemas/task.js';
 import type { HeaderInit } from './responses.js';
-import { dataFrame, errorEventFrame, SSE_HEADERS, sseStream } from './sse.js';
+import { eventStreamResponse } from './prepared.js';
+import { dataFrame, errorEventFrame, SSE_HEADERS } from './sse.js';
 
 export interface StreamSettings {
   keepAliveMs: number;
@@ -46,11 +47,11 @@ export async function streamResponse(
       return { value: undefined, done: true };
     },
   };
-  const body = sseStream({
+  const sse = {
     keepAliveMs: options.keepAliveMs,
     first: first.done ? '' : dataFrame(options.frame(first.value)),
-    rest: first.done ? { next: async () => ({ value: undefined, done: true }) } : frames,
-    errorFrame: (error) => errorEventFrame(options.errorJson(report(error))),
-  });
-  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
+    rest: first.done ? { next: async () => ({ value: undefined, done: true as const }) } : frames,
+    errorFrame: (error: unknown) => errorEventFrame(options.errorJson(report(error))),
+  };
+  return eventStreamResponse(sse, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
 }

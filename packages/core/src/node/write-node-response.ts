@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { responseText } from '../http/prepared.js';
+import { responseFrames, responseText } from '../http/prepared.js';
+import { writeFrames } from './write-frames.js';
 
 /**
  * Web Response → Node response: status, headers (several Set-Cookie kept apart), then the body chunk by chunk,
@@ -13,6 +14,8 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
+  const frames = responseFrames(response);
+  if (frames) return writeFrames(res, frames);
   const text = responseText(response);
   if (text !== undefined || !response.body) {
     res.end(text); // one write for status, headers and an already-serialized body
