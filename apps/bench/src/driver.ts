@@ -86,7 +86,11 @@ async function load(scenario: LoadScenario) {
 	const sliceRatios: number[] = [];
 	for (let i = 0; i < slices; i++) {
 		// Alternate which side goes first so neither always follows the other's GC debt.
-		const order = args.unpaired ? [measured] : i % 2 === 0 ? [raw, measured] : [measured, raw];
+		const order = args.unpaired
+			? [measured]
+			: i % 2 === 0
+				? [raw, measured]
+				: [measured, raw];
 		const before = {
 			rawOk: raw.ok,
 			rawSeconds: raw.seconds,
