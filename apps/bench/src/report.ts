@@ -86,7 +86,7 @@ export function renderReport(report: Report): string {
 	if (report.memory.length) {
 		lines.push("", "## Memory and long streams", "");
 		lines.push(
-			"| adapter | heap / RSS after growth (MB, per sample) | heap per retained task | ListTasks p50 / p99 (pageSize 1; 50) | 4 000-event stream |",
+			"| adapter | heap / RSS after growth (MB, per sample) | heap per retained task | ListTasks p50 / p99: pageSize 1; 50; card GET (round-trip floor) | 4 000-event stream |",
 			"|---|---|---:|---|---:|",
 		);
 		for (const m of report.memory) {

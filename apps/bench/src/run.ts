@@ -20,8 +20,8 @@ const list = (name: string, fallback: string) =>
 const options = {
 	adapters: list("adapters", "express,koa,hapi,sdk"),
 	scenarios: list("scenarios", "card,send,stream,compat"),
-	memoryAdapters: list("memory-adapters", "express,sdk"),
-	duration: numberArg(args, "duration", 4),
+	memoryAdapters: list("memory-adapters", "express"),
+	duration: numberArg(args, "duration", 3),
 	warmup: numberArg(args, "warmup", 1),
 	slices: numberArg(args, "slices", 4),
 	connections: numberArg(args, "connections", 32),
