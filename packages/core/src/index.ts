@@ -6,7 +6,8 @@ export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-mem
 export type * from './server/agent-executor.js';
 export { A2ARequestHandler, createRequestHandler, ownerOf, type AgentCardInput, type RequestHandlerOptions } from './server/request-handler.js';
 export { OPERATIONS, type Operation, type OperationEnv, type OperationName } from './server/operations.js';
-export { toStreamResponse } from './server/stream-response.js';
+export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
+export { type ExecutionCoordinator, type TrackedExecution, localExecutionCoordinator } from './server/execution-coordinator.js';
 export {
   createA2AHandler,
   requestedVersion,

@@ -133,6 +133,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         tenant: context.tenant,
         extensions: activated,
         signal: requestSignal(request),
+        lastEventId: request.headers.get('last-event-id') ?? undefined,
       };
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       const routeSettings = { ...settings, headers };

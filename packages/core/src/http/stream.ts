@@ -1,5 +1,6 @@
 import { type A2AError, toA2AError } from '../errors.js';
 import type { StreamResponse } from '../schemas/task.js';
+import { seqOf } from '../server/stream-response.js';
 import type { HeaderInit } from './responses.js';
 import { eventStreamResponse } from './prepared.js';
 import { dataFrame, errorEventFrame, SSE_HEADERS } from './sse.js';
@@ -40,7 +41,7 @@ export async function streamResponse(
   const frames: AsyncIterator<string> = {
     next: async () => {
       const next = await events.next();
-      return next.done ? { value: undefined, done: true } : { value: dataFrame(options.frame(next.value)), done: false };
+      return next.done ? { value: undefined, done: true } : { value: dataFrame(options.frame(next.value), seqOf(next.value)), done: false };
     },
     return: async () => {
       await events.return(undefined);
@@ -49,7 +50,7 @@ export async function streamResponse(
   };
   const sse = {
     keepAliveMs: options.keepAliveMs,
-    first: first.done ? '' : dataFrame(options.frame(first.value)),
+    first: first.done ? '' : dataFrame(options.frame(first.value), seqOf(first.value)),
     rest: first.done ? { next: async () => ({ value: undefined, done: true as const }) } : frames,
     errorFrame: (error: unknown) => errorEventFrame(options.errorJson(report(error))),
   };

@@ -17,6 +17,8 @@ export interface CallContext {
   extensions?: readonly string[] | undefined;
   /** Aborts when the client goes away (it never stops the task itself). */
   signal?: AbortSignal | undefined;
+  /** SSE `Last-Event-ID` of a client resuming a stream. */
+  lastEventId?: string | undefined;
 }
 
 /** Text, parts, or a partial message: everything the publishing helpers accept as message content. */

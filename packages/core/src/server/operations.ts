@@ -15,6 +15,7 @@ import {
 import type { StreamResponse } from '../schemas/task.js';
 import type { CallContext } from './agent-executor.js';
 import type { AgentCardInput, A2ARequestHandler } from './request-handler.js';
+import { parseEventId } from './stream-response.js';
 
 export interface OperationEnv {
   handler: A2ARequestHandler;
@@ -51,7 +52,7 @@ export const OPERATIONS = {
   SubscribeToTask: op({
     params: SubscribeToTaskRequestSchema,
     stream: true,
-    run: (p, { handler, call }) => handler.subscribeToTask(p, call),
+    run: (p, { handler, call }) => handler.subscribeToTask(p, call, parseEventId(call.lastEventId)),
   }),
   CreateTaskPushNotificationConfig: op({
     params: CreateTaskPushNotificationConfigRequestSchema,

@@ -25,7 +25,8 @@ import {
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { Execution } from './execution.js';
-import { toStreamResponse } from './stream-response.js';
+import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
+import { toStreamResponse, withSeq } from './stream-response.js';
 import { newId } from '../ids.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
@@ -51,6 +52,8 @@ export interface RequestHandlerOptions {
   onError?: (error: unknown) => void;
   /** Clock (tests). */
   now?: () => string;
+  /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
+  coordinator?: ExecutionCoordinator;
 }
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -69,6 +72,7 @@ export class A2ARequestHandler {
   private readonly executor: AgentExecutor;
   private readonly executions = new Map<string, Set<Execution>>();
   private readonly onError: (error: unknown) => void;
+  private readonly coordinator: ExecutionCoordinator;
   private readonly now: () => string;
   private lastTimestamp = '';
 
@@ -81,6 +85,7 @@ export class A2ARequestHandler {
     if (!pushStore) throw new Error('A pushConfigStore is required when the task store does not store push configs');
     this.pushStore = pushStore;
     this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
+    this.coordinator = options.coordinator ?? localExecutionCoordinator;
     const clock = options.now ?? (() => new Date().toISOString());
     // Status timestamps never go backwards: ListTasks orders by them.
     this.now = () => {
@@ -118,7 +123,7 @@ export class A2ARequestHandler {
         yield { message: first.message };
         return;
       }
-      yield { task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) };
+      yield withSeq({ task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) }, first.stored.version);
       yield* this.follow(subscription, first.stored);
     } finally {
       subscription.close();
@@ -161,6 +166,7 @@ export class A2ARequestHandler {
     if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
     const running = [...(this.executions.get(request.id) ?? [])];
     for (const execution of running) execution.abort('Task canceled');
+    if (running.length === 0) await this.coordinator.requestCancel(request.id);
     if (this.executor.cancel) {
       const context = running[0];
       if (context) await this.executor.cancel(context);
@@ -183,17 +189,23 @@ export class A2ARequestHandler {
     return viewTask((await this.load(request.id, call)).task);
   }
 
-  async *subscribeToTask(request: SubscribeToTaskRequest, call: CallContext): AsyncGenerator<StreamResponse> {
+  /**
+   * `afterSeq` (a resuming client's `Last-Event-ID`): when the log still holds every event after it, those events are
+   * replayed instead of the snapshot, so the client sees no gap and no duplicate, even if the task finished meanwhile.
+   */
+  async *subscribeToTask(request: SubscribeToTaskRequest, call: CallContext, afterSeq?: number): AsyncGenerator<StreamResponse> {
     this.requireStreaming();
     const stored = await this.load(request.id, call);
-    if (isTerminal(stored.task.status.state)) {
+    const replay = afterSeq === undefined ? undefined : await this.replay(request.id, afterSeq, stored.version);
+    if (!replay?.length && isTerminal(stored.task.status.state)) {
       throw new A2AError('UnsupportedOperation', `Task ${request.id} is ${stored.task.status.state}; nothing to subscribe to`, {
         metadata: { taskId: request.id },
       });
     }
     const subscription = this.subscribe(request.id, stored.version, call.signal);
     try {
-      yield { task: viewTask(stored.task) };
+      if (replay?.length) yield* replay;
+      else yield withSeq({ task: viewTask(stored.task) }, stored.version);
       yield* this.follow(subscription, stored);
     } finally {
       subscription.close();
@@ -337,9 +349,22 @@ export class A2ARequestHandler {
       const next = await subscription.next();
       if (next.done) return;
       const response = toStreamResponse(next.value);
-      if (response) yield response;
+      if (response) yield withSeq(response, next.value.seq);
       if (isTerminal(next.value.state) || isInterrupted(next.value.state)) return;
     }
+  }
+
+  /** The visible events `afterSeq+1 .. version`, or `undefined` when the log no longer holds all of them. */
+  private async replay(taskId: string, afterSeq: number, version: number): Promise<StreamResponse[] | undefined> {
+    if (afterSeq > version) return undefined;
+    const records = (await this.store.readEvents(taskId, afterSeq)).filter((r) => r.seq <= version);
+    if (records.length !== version - afterSeq || (records[0] && records[0].seq !== afterSeq + 1)) return undefined;
+    const out: StreamResponse[] = [];
+    for (const record of records) {
+      const response = toStreamResponse(record);
+      if (response) out.push(withSeq(response, record.seq));
+    }
+    return out;
   }
 
   private subscribe(taskId: string, afterSeq: number, signal: AbortSignal | undefined): Subscription {
@@ -352,8 +377,16 @@ export class A2ARequestHandler {
     let set = this.executions.get(taskId);
     if (!set) this.executions.set(taskId, (set = new Set()));
     set.add(execution);
+    const lease = this.coordinator.track({
+      taskId,
+      abort: (reason) => {
+        execution.abort(reason);
+        Promise.resolve(this.executor.cancel?.(execution)).catch(this.onError);
+      },
+    });
     // Forget the execution once its task is finished or it returned with the task waiting for the client.
     const release = () => {
+      lease.release();
       set.delete(execution);
       if (set.size === 0 && this.executions.get(taskId) === set) this.executions.delete(taskId);
     };

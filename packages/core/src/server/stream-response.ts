@@ -22,3 +22,17 @@ export function toStreamResponse(record: TaskEventRecord): StreamResponse | unde
       return undefined;
   }
 }
+
+/** The log sequence number of a streamed response (sent as the SSE `id`, so a client can resume after it). */
+const sequences = new WeakMap<StreamResponse, number>();
+export function withSeq(response: StreamResponse, seq: number): StreamResponse {
+  sequences.set(response, seq);
+  return response;
+}
+export const seqOf = (response: StreamResponse): number | undefined => sequences.get(response);
+
+/** `Last-Event-ID` as a sequence number; `undefined` when absent or not one this server could have sent. */
+export function parseEventId(value: string | null | undefined): number | undefined {
+  if (!value || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
