@@ -18,3 +18,4 @@ export {
 } from './http/create-handler.js';
 export { isJsonContentType, readBodyText } from './http/body.js';
 export { SSE_HEADERS, dataFrame, errorEventFrame } from './http/sse.js';
+export * from './push/index.js';

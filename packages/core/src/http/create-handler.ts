@@ -37,7 +37,7 @@ export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
   /** Use a prepared engine instead of `agentCard` + `executor`. */
   requestHandler?: A2ARequestHandler;
   /** Paths relative to the mount point. `false` turns a binding off. */
-  routes?: { jsonRpc?: string | false; rest?: string | false; agentCard?: string };
+  routes?: { jsonRpc?: string | false; rest?: string | false; agentCard?: string; jwks?: string };
   /** Public base URL (scheme, host, prefix) for the card; default: derived from each request. */
   publicUrl?: string;
   /** Largest accepted request body. Default 4 MiB. */
@@ -62,6 +62,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
   const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
   const cardPath = options.routes?.agentCard ?? CARD_PATH;
+  const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     keepAliveMs: options.keepAliveMs ?? 15_000,
@@ -99,6 +100,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const method = request.method;
 
     if (path === cardPath && (method === 'GET' || method === 'HEAD')) return cardRoute.serve(request, baseUrl, {});
+    // The push signer's public keys, when notifications are signed.
+    const jwks = path === jwksPath && (method === 'GET' || method === 'HEAD') ? engine.pushNotifications?.jwksResponse?.() : undefined;
+    if (jwks) return jwks;
 
     const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
     const restMatch =

@@ -28,6 +28,7 @@ import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
 import { newId } from '../ids.js';
+import type { PushNotificationHook } from '../push/push-hook.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces' | 'defaultInputModes' | 'defaultOutputModes' | 'capabilities'> & {
@@ -48,6 +49,8 @@ export interface RequestHandlerOptions {
   extendedAgentCard?: AgentCardInput | ((user: A2AUser) => AgentCardInput | Promise<AgentCardInput>);
   /** Checks a webhook URL before a push config is stored (the push delivery module installs its SSRF guard here). */
   validatePushUrl?: (url: string) => void | Promise<void>;
+  /** Push notification delivery, e.g. `createPushSender()`: notified of every saved config, follows its task. */
+  pushNotifications?: PushNotificationHook;
   /** Errors of agents and internals that are not the client's fault. Default: console.error. */
   onError?: (error: unknown) => void;
   /** Clock (tests). */
@@ -69,6 +72,8 @@ export class A2ARequestHandler {
   readonly agentCard: AgentCard;
   readonly store: TaskStore;
   readonly pushStore: PushConfigStore;
+  readonly pushNotifications: PushNotificationHook | undefined;
+  private readonly validatePushUrl: ((url: string) => void | Promise<void>) | undefined;
   private readonly executor: AgentExecutor;
   private readonly executions = new Map<string, Set<Execution>>();
   private readonly onError: (error: unknown) => void;
@@ -83,7 +88,9 @@ export class A2ARequestHandler {
     this.store = store;
     const pushStore = options.pushConfigStore ?? (isPushConfigStore(store) ? store : undefined);
     if (!pushStore) throw new Error('A pushConfigStore is required when the task store does not store push configs');
-    this.pushStore = pushStore;
+    this.pushStore = options.pushNotifications?.attach({ store, pushStore }) ?? pushStore;
+    this.pushNotifications = options.pushNotifications;
+    this.validatePushUrl = options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
     this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
     const clock = options.now ?? (() => new Date().toISOString());
@@ -216,7 +223,7 @@ export class A2ARequestHandler {
     this.requirePush();
     const taskId = request.taskId ?? '';
     const stored = await this.load(taskId, call);
-    await this.options.validatePushUrl?.(request.url);
+    await this.validatePushUrl?.(request.url);
     const config = { ...request, taskId: stored.task.id, id: request.id || newId() };
     await this.pushStore.savePushConfig(config);
     return config;
@@ -267,7 +274,7 @@ export class A2ARequestHandler {
     const pushInput = configuration?.taskPushNotificationConfig;
     if (pushInput) {
       this.requirePush();
-      await this.options.validatePushUrl?.(pushInput.url);
+      await this.validatePushUrl?.(pushInput.url);
     }
     const owner = ownerOf(call);
     let existing: StoredTask | undefined;
