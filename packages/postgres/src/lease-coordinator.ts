@@ -1,0 +1,155 @@
+import { type ExecutionCoordinator, type TaskState, type TrackedExecution, isTerminal } from '@a2a/core';
+import { randomUUID } from 'node:crypto';
+import type { PostgresTaskStore } from './postgres-task-store.js';
+
+export const CANCEL_CHANNEL = 'a2a_task_cancel';
+
+export interface PostgresExecutionCoordinatorOptions {
+  store: PostgresTaskStore;
+  /** Names this process in lease rows. Default: a random id. */
+  instanceId?: string;
+  /** A lease not renewed for this long means its instance is gone. Renewed every ttl/3. Default 30 s. */
+  leaseTtlMs?: number;
+  /** Errors of the heartbeat and janitor. Default: console.error. */
+  onError?: (error: unknown) => void;
+}
+
+/** States in which an execution still owes the task progress: only those fail when their instance is lost. */
+const RUNNING: ReadonlySet<TaskState> = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+
+/**
+ * Execution leases and cross-instance cancel on PostgreSQL. Each running execution holds a lease row renewed every
+ * ttl/3; a janitor on every instance moves the running tasks of an expired lease to FAILED ("executor lost") with a
+ * version-checked append, so two janitors cannot both act. CancelTask on an instance that does not run the task
+ * sends a NOTIFY; the instance that runs it aborts the executor's signal. The heartbeat also aborts local executions
+ * whose task was finished elsewhere (a cancel whose NOTIFY was lost).
+ */
+export class PostgresExecutionCoordinator implements ExecutionCoordinator {
+  readonly instanceId: string;
+  readonly leaseTtlMs: number;
+  private readonly store: PostgresTaskStore;
+  private readonly local = new Map<string, Set<TrackedExecution>>();
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly onError: (error: unknown) => void;
+  private ticking = false;
+
+  constructor(options: PostgresExecutionCoordinatorOptions) {
+    this.store = options.store;
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
+    this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
+    this.store.listen(CANCEL_CHANNEL, (taskId) => this.abortLocal(taskId, 'Task canceled'));
+    this.timer = setInterval(() => void this.tick(), Math.max(10, Math.floor(this.leaseTtlMs / 3)));
+    this.timer.unref?.();
+  }
+
+  track(execution: TrackedExecution): { release(): void } {
+    const { taskId } = execution;
+    let set = this.local.get(taskId);
+    if (!set) {
+      this.local.set(taskId, (set = new Set()));
+      void this.renew([taskId]).catch(() => {}); // the heartbeat retries
+    }
+    set.add(execution);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const current = this.local.get(taskId);
+        current?.delete(execution);
+        if (current?.size !== 0) return;
+        this.local.delete(taskId);
+        void this.store
+          .query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [taskId, this.instanceId])
+          .catch(() => {}); // an orphan lease expires; the janitor leaves finished or waiting tasks alone
+      },
+    };
+  }
+
+  async requestCancel(taskId: string): Promise<void> {
+    await this.store.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, taskId]);
+  }
+
+  /** Executions running here (tests). */
+  get runningCount(): number {
+    return this.local.size;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One heartbeat: renew this instance's leases, stop executions whose task finished elsewhere, reap dead leases. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const ids = [...this.local.keys()];
+      if (ids.length) {
+        await this.renew(ids);
+        const { rows } = await this.store.query<{ id: string; state: TaskState }>(
+          'SELECT id, state FROM a2a_tasks WHERE id = ANY($1)',
+          [ids],
+        );
+        for (const row of rows) if (isTerminal(row.state)) this.abortLocal(row.id, `Task is ${row.state}`);
+      }
+      await this.reap();
+    } catch (error) {
+      if (!isUnavailable(error)) this.onError(error);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async renew(taskIds: string[]): Promise<void> {
+    await this.store.query(
+      `INSERT INTO a2a_execution_leases (task_id, instance_id, expires_at)
+       SELECT id, $2, now() + $3 * interval '1 millisecond' FROM unnest($1::text[]) AS id
+       ON CONFLICT (task_id) DO UPDATE SET instance_id = EXCLUDED.instance_id, expires_at = EXCLUDED.expires_at`,
+      [taskIds, this.instanceId, this.leaseTtlMs],
+    );
+  }
+
+  /** Leases expired for more than one heartbeat: their instance is gone. */
+  private async reap(): Promise<void> {
+    const { rows } = await this.store.query<{ task_id: string; instance_id: string }>(
+      `SELECT task_id, instance_id FROM a2a_execution_leases
+        WHERE expires_at < now() - $1 * interval '1 millisecond' AND instance_id <> $2 LIMIT 100`,
+      [Math.floor(this.leaseTtlMs / 3), this.instanceId],
+    );
+    for (const lease of rows) {
+      const stored = await this.store.get(lease.task_id);
+      if (stored && RUNNING.has(stored.task.status.state)) {
+        try {
+          await this.store.append(lease.task_id, stored.version, {
+            kind: 'status',
+            status: {
+              state: 'TASK_STATE_FAILED',
+              timestamp: new Date().toISOString(),
+              message: {
+                messageId: randomUUID(),
+                role: 'ROLE_AGENT',
+                taskId: lease.task_id,
+                contextId: stored.task.contextId,
+                parts: [{ text: `Executor lost: instance ${lease.instance_id} stopped renewing its execution lease` }],
+              },
+            },
+          });
+        } catch {
+          continue; // another janitor or the task itself moved first; the next tick looks again
+        }
+      }
+      await this.store.query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [
+        lease.task_id,
+        lease.instance_id,
+      ]);
+    }
+  }
+
+  private abortLocal(taskId: string, reason: string): void {
+    for (const execution of this.local.get(taskId) ?? []) execution.abort(reason);
+  }
+}
+
+const isUnavailable = (error: unknown) => (error as { type?: string } | null)?.type === 'Unavailable';

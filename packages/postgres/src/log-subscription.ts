@@ -1,0 +1,123 @@
+import { isTerminal, type TaskEventRecord } from '@a2a/core';
+
+export interface LogReader {
+  /** Records with `seq > afterSeq` in order (at most `limit`), or `undefined` when the task does not exist. */
+  read(taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[] | undefined>;
+}
+
+const BATCH = 500;
+
+/**
+ * A cursor over one task's durable event log, read on demand: wake-ups (NOTIFY, the poll, a local append) only mark
+ * it stale, and the next read returns every record after the cursor. So a lost wake-up delays events but never loses
+ * or reorders them. Ends after a terminal state, when the task does not exist, or on close.
+ */
+export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
+  cursor: number;
+  private readonly buffer: TaskEventRecord[] = [];
+  private stale = true;
+  private ended = false;
+  private closed = false;
+  private wakeUp: (() => void) | undefined;
+  private readonly detach: (() => void) | undefined;
+
+  constructor(
+    readonly taskId: string,
+    afterSeq: number,
+    private readonly reader: LogReader,
+    private readonly onClose: (subscription: LogSubscription) => void,
+    signal?: AbortSignal,
+  ) {
+    this.cursor = afterSeq;
+    if (signal?.aborted) this.closed = true;
+    else if (signal) {
+      const abort = () => void this.return();
+      signal.addEventListener('abort', abort, { once: true });
+      this.detach = () => signal.removeEventListener('abort', abort);
+    }
+  }
+
+  /** Something after `seq - 1` may exist. */
+  wake(seq = Number.POSITIVE_INFINITY): void {
+    if (seq <= this.cursor || this.ended) return;
+    this.stale = true;
+    this.signal();
+  }
+
+  /** A record this process just committed: taken directly when it is the next one, else read from the log. */
+  offer(record: TaskEventRecord): void {
+    if (this.ended || record.seq <= this.cursor) return;
+    if (record.seq === this.cursor + 1 && !this.stale) this.accept([record]);
+    else this.stale = true;
+    this.signal();
+  }
+
+  async next(): Promise<IteratorResult<TaskEventRecord>> {
+    for (;;) {
+      const item = this.buffer.shift();
+      if (item) return { value: item, done: false };
+      if (this.closed || this.ended) return this.finish();
+      if (this.stale) {
+        this.stale = false;
+        let records: TaskEventRecord[] | undefined;
+        try {
+          records = await this.reader.read(this.taskId, this.cursor, BATCH);
+        } catch {
+          // Database unreachable: keep the cursor; the next poll or NOTIFY retries.
+          continue;
+        } finally {
+          if (this.closed) records = [];
+        }
+        if (records === undefined) this.ended = true;
+        else {
+          if (records.length === BATCH) this.stale = true;
+          this.accept(records.filter((r) => r.seq > this.cursor));
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        this.wakeUp = resolve;
+      });
+    }
+  }
+
+  async return(): Promise<IteratorResult<TaskEventRecord>> {
+    this.buffer.length = 0;
+    this.closed = true;
+    this.signal();
+    return this.finish();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private accept(records: TaskEventRecord[]): void {
+    for (const record of records) {
+      if (record.seq !== this.cursor + 1) {
+        // A hole (should not happen: seq = version): re-read from the log rather than skip.
+        this.stale = true;
+        return;
+      }
+      this.buffer.push(record);
+      this.cursor = record.seq;
+      if (isTerminal(record.state)) {
+        this.ended = true;
+        return;
+      }
+    }
+  }
+
+  private signal(): void {
+    const wakeUp = this.wakeUp;
+    this.wakeUp = undefined;
+    wakeUp?.();
+  }
+
+  private finish(): IteratorResult<TaskEventRecord> {
+    if (!this.closed) this.closed = true;
+    this.detach?.();
+    this.onClose(this);
+    return { value: undefined, done: true };
+  }
+}

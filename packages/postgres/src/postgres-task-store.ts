@@ -1,0 +1,403 @@
+import {
+  applyTaskEvent,
+  ConcurrentModificationError,
+  copyTask,
+  type PushConfigStore,
+  type StoredTask,
+  type Task,
+  type TaskEvent,
+  type TaskEventRecord,
+  type TaskOwner,
+  type TaskPage,
+  type TaskPushNotificationConfig,
+  type TaskQuery,
+  type TaskState,
+  type TaskStore,
+  viewTask,
+} from '@a2a/core';
+import { LRUCache } from 'lru-cache';
+import pg from 'pg';
+import { connectionError, storeError } from './errors.js';
+import { LogSubscription } from './log-subscription.js';
+import { migrate } from './migrate.js';
+import { PgNotifier } from './notifier.js';
+import { decodeCursor, encodeCursor } from './page-token.js';
+
+export const EVENTS_CHANNEL = 'a2a_task_events';
+
+export interface PostgresTaskStoreOptions {
+  /** A connection string, a pool config, or your own pool (then `close()` leaves it open). */
+  connection: string | pg.PoolConfig | pg.Pool;
+  /** Safety-net poll for subscribers when a NOTIFY is lost. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Tasks whose last written version is kept to skip a read before the next append. Default 10 000. */
+  cacheSize?: number;
+  /** Errors of the background machinery (LISTEN connection, poll). Default: console.error. */
+  onError?: (error: unknown) => void;
+}
+
+/** Delivery progress of one push config (the shape of core's `PushDeliveryState`). */
+export interface PushDeliveryState {
+  lastDeliveredSeq: number;
+  health: 'active' | 'failing' | 'disabled';
+  consecutiveFailures: number;
+  lastError?: string;
+}
+
+interface Current {
+  task: Task;
+  version: number;
+}
+
+interface TaskRow {
+  task: Task;
+  version: string;
+}
+
+const APPEND_SQL = `
+WITH updated AS (
+  UPDATE a2a_tasks
+     SET task = $3::json, state = $4, status_timestamp = $5, version = version + 1, updated_at = now(),
+         list_seq = CASE WHEN $6::boolean THEN nextval('a2a_task_list_seq') ELSE list_seq END
+   WHERE id = $1 AND version = $2
+  RETURNING id, version
+), inserted AS (
+  INSERT INTO a2a_task_events (task_id, seq, kind, state, event)
+  SELECT id, version, $7, $4, $8::json FROM updated
+  RETURNING seq
+)
+SELECT pg_notify('${EVENTS_CHANNEL}', $9) FROM inserted`;
+
+/**
+ * Tasks, event logs and push configs in PostgreSQL, shared by any number of instances. Every append is one statement
+ * (one transaction): a version-checked UPDATE of the task row, the INSERT of the event with `seq` = the new version,
+ * and a NOTIFY `{seq}:{taskId}` delivered on commit. Subscribers read the log from their cursor, woken by NOTIFY on
+ * every instance and by a short poll; so they see every event once, in order, whichever instance wrote it.
+ */
+export class PostgresTaskStore implements TaskStore, PushConfigStore {
+  readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly cache: LRUCache<string, Current>;
+  private readonly subscribers = new Map<string, Set<LogSubscription>>();
+  private readonly notifier: PgNotifier;
+  private readonly onError: (error: unknown) => void;
+  private readonly pollTimer: ReturnType<typeof setInterval>;
+  /** LISTEN channels; read when the notification connection (re)connects. */
+  private readonly handlers: Record<string, (payload: string) => void> = { [EVENTS_CHANNEL]: (p) => this.onNotify(p) };
+  private started: Promise<void> | undefined;
+
+  constructor(options: PostgresTaskStoreOptions) {
+    const { connection } = options;
+    this.ownsPool = !(connection instanceof pg.Pool);
+    this.pool =
+      connection instanceof pg.Pool
+        ? connection
+        : new pg.Pool({
+            connectionTimeoutMillis: 5000,
+            max: 20,
+            ...(typeof connection === 'string' ? { connectionString: connection } : connection),
+          });
+    this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
+    // An idle client that loses its connection (server restart) emits here; without a listener it would crash the process.
+    this.pool.on('error', () => {});
+    this.cache = new LRUCache({ max: options.cacheSize ?? 10_000 });
+    const listenConfig = (this.pool as unknown as { options: pg.ClientConfig }).options;
+    this.notifier = new PgNotifier(
+      listenConfig,
+      this.handlers,
+      () => this.wakeAll(),
+      (e) => this.onError(e),
+    );
+    this.pollTimer = setInterval(() => void this.poll(), options.pollIntervalMs ?? 1000);
+    this.pollTimer.unref?.();
+  }
+
+  /** Connects (clear error when the database is down), applies migrations and starts listening. */
+  static async connect(options: PostgresTaskStoreOptions & { migrate?: boolean }): Promise<PostgresTaskStore> {
+    const store = new PostgresTaskStore(options);
+    try {
+      if (options.migrate !== false) await migrate(store.pool);
+      await store.start();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Starts the LISTEN connection (idempotent). Other channels must be registered with {@link listen} before. */
+  start(): Promise<void> {
+    this.started ??= this.notifier.start().catch((error) => {
+      this.started = undefined;
+      throw connectionError(error, this.pool);
+    });
+    return this.started;
+  }
+
+  /** Adds a LISTEN channel on the shared notification connection (call before {@link start}). */
+  listen(channel: string, handler: (payload: string) => void): void {
+    this.handlers[channel] = handler;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.pollTimer);
+    for (const set of this.subscribers.values()) for (const sub of set) void sub.return();
+    await this.notifier.close();
+    if (this.ownsPool) await this.pool.end().catch(() => {});
+  }
+
+  /** Runs a query; a lost or refused connection becomes A2A `Unavailable` (503). */
+  async query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(text, values);
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+
+  async create(task: Task, owner: TaskOwner): Promise<StoredTask> {
+    try {
+      await this.query(
+        `INSERT INTO a2a_tasks (id, owner, context_id, state, status_timestamp, version, task)
+         VALUES ($1, $2, $3, $4, $5, 1, $6::json)`,
+        [task.id, owner, task.contextId, task.status.state, task.status.timestamp ?? '', JSON.stringify(task)],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new Error(`Task ${task.id} already exists`);
+      throw error;
+    }
+    this.cache.set(task.id, { task: copyTask(task), version: 1 });
+    return { task: copyTask(task), version: 1 };
+  }
+
+  async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
+    const { rows } =
+      owner === undefined
+        ? await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1', [taskId])
+        : await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1 AND owner = $2', [taskId, owner]);
+    const row = rows[0];
+    return row && { task: row.task, version: Number(row.version) };
+  }
+
+  async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
+    let current = this.cache.get(taskId);
+    if (current?.version !== expectedVersion) {
+      const stored = await this.get(taskId);
+      if (!stored) throw new Error(`Task ${taskId} does not exist`);
+      current = stored;
+      this.cache.set(taskId, current);
+    }
+    if (current.version !== expectedVersion) throw new ConcurrentModificationError(taskId, expectedVersion, current.version);
+    const task = copyTask(current.task);
+    applyTaskEvent(task, event); // throws on an illegal change: nothing is written
+    const seq = expectedVersion + 1;
+    const { rowCount } = await this.query(APPEND_SQL, [
+      taskId,
+      expectedVersion,
+      JSON.stringify(task),
+      task.status.state,
+      task.status.timestamp ?? '',
+      event.kind === 'status',
+      event.kind,
+      JSON.stringify(event),
+      `${seq}:${taskId}`,
+    ]);
+    if (!rowCount) {
+      this.cache.delete(taskId);
+      const stored = await this.get(taskId);
+      if (!stored) throw new Error(`Task ${taskId} does not exist`);
+      throw new ConcurrentModificationError(taskId, expectedVersion, stored.version);
+    }
+    this.cache.set(taskId, { task, version: seq });
+    const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state: task.status.state };
+    const local = this.subscribers.get(taskId);
+    if (local) for (const sub of local) sub.offer(record);
+    return record;
+  }
+
+  async list(owner: TaskOwner, query: TaskQuery): Promise<TaskPage> {
+    const cursor = query.pageToken ? decodeCursor(query.pageToken) : undefined;
+    const where = ['owner = $1'];
+    const values: unknown[] = [owner];
+    if (query.contextId !== undefined) where.push(`context_id = $${values.push(query.contextId)}`);
+    if (query.status !== undefined) where.push(`state = $${values.push(query.status)}`);
+    if (query.statusTimestampAfter !== undefined) where.push(`status_timestamp >= $${values.push(query.statusTimestampAfter)}`);
+    const filter = where.join(' AND ');
+    const pageValues = [...values, cursor ?? null, query.pageSize + 1];
+    const n = values.length;
+    const [count, page] = await Promise.all([
+      this.query<{ count: string }>(`SELECT count(*) FROM a2a_tasks WHERE ${filter}`, values),
+      this.query<{ task: Task; list_seq: string }>(
+        `SELECT task, list_seq FROM a2a_tasks WHERE ${filter} AND ($${n + 1}::bigint IS NULL OR list_seq < $${n + 1})
+         ORDER BY list_seq DESC LIMIT $${n + 2}`,
+        pageValues,
+      ),
+    ]);
+    const rows = page.rows.slice(0, query.pageSize);
+    const last = rows[rows.length - 1];
+    return {
+      tasks: rows.map((r) => viewTask(r.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts })),
+      totalSize: Number(count.rows[0]?.count ?? 0),
+      nextPageToken: page.rows.length > query.pageSize && last ? encodeCursor(Number(last.list_seq)) : '',
+    };
+  }
+
+  async readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]> {
+    return (await this.readLog(taskId, afterSeq, null)) ?? [];
+  }
+
+  subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
+    let set = this.subscribers.get(taskId);
+    if (!set) this.subscribers.set(taskId, (set = new Set()));
+    const subscription = new LogSubscription(
+      taskId,
+      afterSeq,
+      { read: (id, after, limit) => this.readLog(id, after, limit) },
+      (sub) => {
+        const current = this.subscribers.get(taskId);
+        current?.delete(sub);
+        if (current?.size === 0) this.subscribers.delete(taskId);
+      },
+      signal,
+    );
+    set.add(subscription);
+    return subscription;
+  }
+
+  /** Number of live subscriptions (tests check that streams release theirs). */
+  get subscriptionCount(): number {
+    let n = 0;
+    for (const set of this.subscribers.values()) n += set.size;
+    return n;
+  }
+
+  // Push notification configs. A config's delivery cursor starts at the task's version when it is saved.
+
+  async savePushConfig(config: TaskPushNotificationConfig): Promise<void> {
+    const { rowCount } = await this.query(
+      `INSERT INTO a2a_push_configs (task_id, id, config, last_delivered_seq)
+       SELECT t.id, $2, $3::json, t.version FROM a2a_tasks t WHERE t.id = $1
+       ON CONFLICT (task_id, id) DO UPDATE SET config = EXCLUDED.config`,
+      [config.taskId, config.id, JSON.stringify(config)],
+    );
+    if (!rowCount) throw new Error(`Task ${config.taskId} does not exist`);
+  }
+
+  async getPushConfig(taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+    const { rows } = await this.query<{ config: TaskPushNotificationConfig }>(
+      'SELECT config FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
+      [taskId, id],
+    );
+    return rows[0]?.config;
+  }
+
+  async listPushConfigs(taskId: string): Promise<TaskPushNotificationConfig[]> {
+    const { rows } = await this.query<{ config: TaskPushNotificationConfig }>(
+      'SELECT config FROM a2a_push_configs WHERE task_id = $1 ORDER BY created_at, id',
+      [taskId],
+    );
+    return rows.map((r) => r.config);
+  }
+
+  async deletePushConfig(taskId: string, id: string): Promise<void> {
+    await this.query('DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2', [taskId, id]);
+  }
+
+  /** Push delivery state (core's `PushDeliveryStateStore`): `undefined` until the sender first records progress. */
+  readonly deliveryState = {
+    get: async (taskId: string, configId: string): Promise<PushDeliveryState | undefined> => {
+      const { rows } = await this.query<{ last_delivered_seq: string; health: PushDeliveryState['health'] | null; consecutive_failures: number; last_error: string | null }>(
+        'SELECT last_delivered_seq, health, consecutive_failures, last_error FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
+        [taskId, configId],
+      );
+      const row = rows[0];
+      if (!row?.health) return undefined;
+      return {
+        lastDeliveredSeq: Number(row.last_delivered_seq),
+        health: row.health,
+        consecutiveFailures: row.consecutive_failures,
+        ...(row.last_error !== null && { lastError: row.last_error }),
+      };
+    },
+    /** The cursor never moves backwards (two instances delivering the same config cannot undo progress). */
+    set: async (taskId: string, configId: string, state: PushDeliveryState): Promise<void> => {
+      await this.query(
+        `UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3), health = $4,
+                consecutive_failures = $5, last_error = $6 WHERE task_id = $1 AND id = $2`,
+        [taskId, configId, state.lastDeliveredSeq, state.health, state.consecutiveFailures, state.lastError ?? null],
+      );
+    },
+  };
+
+  /** The durable cursor of a push config: events with `seq` at or below it were delivered. */
+  async getPushCursor(taskId: string, configId: string): Promise<number | undefined> {
+    const { rows } = await this.query<{ last_delivered_seq: string }>(
+      'SELECT last_delivered_seq FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
+      [taskId, configId],
+    );
+    return rows[0] && Number(rows[0].last_delivered_seq);
+  }
+
+  /** Moves the cursor forward (never back). */
+  async advancePushCursor(taskId: string, configId: string, seq: number): Promise<void> {
+    await this.query(
+      'UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3) WHERE task_id = $1 AND id = $2',
+      [taskId, configId, seq],
+    );
+  }
+
+  /** Tasks with an enabled push config behind the log: what a sender resumes after a restart (`watch(taskId)`). */
+  async pendingPushTasks(limit = 1000): Promise<string[]> {
+    const { rows } = await this.query<{ task_id: string }>(
+      `SELECT DISTINCT p.task_id FROM a2a_push_configs p JOIN a2a_tasks t ON t.id = p.task_id
+        WHERE p.last_delivered_seq < t.version AND p.health IS DISTINCT FROM 'disabled' LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.task_id);
+  }
+
+  private async readLog(taskId: string, afterSeq: number, limit: number | null): Promise<TaskEventRecord[] | undefined> {
+    const { rows } = await this.query<{ context_id: string; seq: string | null; state: TaskState; event: TaskEvent }>(
+      `SELECT t.context_id, e.seq, e.state, e.event FROM a2a_tasks t
+         LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.seq > $2
+        WHERE t.id = $1 ORDER BY e.seq LIMIT $3`,
+      [taskId, afterSeq, limit],
+    );
+    if (rows.length === 0) return undefined;
+    const records: TaskEventRecord[] = [];
+    for (const row of rows) {
+      if (row.seq === null) continue;
+      records.push({ taskId, contextId: row.context_id, seq: Number(row.seq), event: row.event, state: row.state });
+    }
+    return records;
+  }
+
+  private onNotify(payload: string): void {
+    const colon = payload.indexOf(':');
+    const set = this.subscribers.get(payload.slice(colon + 1));
+    if (set) for (const sub of set) sub.wake(Number(payload.slice(0, colon)));
+  }
+
+  private wakeAll(): void {
+    for (const set of this.subscribers.values()) for (const sub of set) sub.wake();
+  }
+
+  /** The safety net: one query for all subscribed tasks, waking those whose task moved past their cursor. */
+  private async poll(): Promise<void> {
+    if (this.subscribers.size === 0) return;
+    try {
+      const ids = [...this.subscribers.keys()];
+      const { rows } = await this.pool.query<{ id: string; version: string }>(
+        'SELECT id, version FROM a2a_tasks WHERE id = ANY($1)',
+        [ids],
+      );
+      const versions = new Map(rows.map((r) => [r.id, Number(r.version)]));
+      for (const [id, set] of this.subscribers) {
+        const version = versions.get(id);
+        for (const sub of set) sub.wake(version ?? Number.POSITIVE_INFINITY);
+      }
+    } catch {
+      this.wakeAll(); // unreachable database: let readers retry (and end when it is back)
+    }
+  }
+}
