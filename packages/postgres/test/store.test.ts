@@ -1,0 +1,186 @@
+import {
+  A2AError,
+  ConcurrentModificationError,
+  InvalidPageTokenError,
+  newTask,
+  type Task,
+  type TaskEventRecord,
+  type TaskState,
+} from '@a2a/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, PostgresTaskStore } from '../src/index.js';
+import { createTestDatabase, hasDatabase } from './db.js';
+
+const message = (text: string, taskId: string, contextId: string) => ({
+  messageId: `m-${text}`,
+  role: 'ROLE_USER' as const,
+  parts: [{ text }],
+  taskId,
+  contextId,
+});
+let clock = Date.parse('2026-01-01T00:00:00Z');
+const now = () => new Date((clock += 1000)).toISOString();
+const task = (id: string, contextId = 'ctx'): Task => newTask(id, contextId, message('hi', id, contextId), now());
+const status = (state: TaskState) => ({ kind: 'status' as const, status: { state, timestamp: now() } });
+
+describe.runIf(hasDatabase)('PostgresTaskStore', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let a: PostgresTaskStore;
+  let b: PostgresTaskStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    a = await PostgresTaskStore.connect({ connection: db.url, pollIntervalMs: 200, onError: () => {} });
+    b = await PostgresTaskStore.connect({ connection: db.url, pollIntervalMs: 200, onError: () => {} });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+  });
+
+  it('migrates once, even when called again', async () => {
+    expect(await migrate(a.pool)).toEqual([]);
+  });
+
+  it('appends with version checks, and the log replays to the stored task', async () => {
+    await a.create(task('t1'), 'alice');
+    const r2 = await a.append('t1', 1, status('TASK_STATE_WORKING'));
+    expect(r2).toMatchObject({ seq: 2, state: 'TASK_STATE_WORKING', contextId: 'ctx' });
+    await expect(b.append('t1', 1, status('TASK_STATE_COMPLETED'))).rejects.toMatchObject({
+      name: 'ConcurrentModificationError',
+      actualVersion: 2,
+    });
+    await b.append('t1', 2, { kind: 'artifact', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } });
+    // A stale cache on `a` (it wrote version 2) must not let it overwrite b's version 3.
+    await expect(a.append('t1', 2, status('TASK_STATE_COMPLETED'))).rejects.toBeInstanceOf(ConcurrentModificationError);
+    await a.append('t1', 3, status('TASK_STATE_COMPLETED'));
+    const stored = await b.get('t1');
+    expect(stored?.version).toBe(4);
+    expect(stored?.task.artifacts?.[0]?.artifactId).toBe('a');
+    expect((await a.readEvents('t1', 0)).map((r) => r.seq)).toEqual([2, 3, 4]);
+    // Illegal transitions come from the state machine, and nothing is written.
+    await expect(a.append('t1', 4, status('TASK_STATE_WORKING'))).rejects.toBeInstanceOf(A2AError);
+    expect((await b.get('t1'))?.version).toBe(4);
+  });
+
+  it('scopes reads by owner', async () => {
+    await a.create(task('t-owned'), 'alice');
+    expect(await b.get('t-owned', 'bob')).toBeUndefined();
+    expect((await b.get('t-owned', 'alice'))?.task.id).toBe('t-owned');
+    expect((await b.list('bob', { pageSize: 10 })).tasks).toEqual([]);
+  });
+
+  it('two writers racing on one task: each retries, no event is lost', async () => {
+    await a.create(task('race'), 'alice');
+    await a.append('race', 1, status('TASK_STATE_WORKING'));
+    const write = async (store: PostgresTaskStore, text: string) => {
+      for (;;) {
+        const current = await store.get('race');
+        try {
+          return await store.append('race', current?.version ?? 0, {
+            kind: 'artifact',
+            artifact: { artifactId: text, parts: [{ text }] },
+          });
+        } catch (error) {
+          if (!(error instanceof ConcurrentModificationError)) throw error;
+        }
+      }
+    };
+    const writes = [];
+    for (let i = 0; i < 20; i++) writes.push(write(i % 2 ? a : b, `w${i}`));
+    const records = await Promise.all(writes);
+    expect(new Set(records.map((r) => r.seq)).size).toBe(20);
+    const stored = await a.get('race');
+    expect(stored?.version).toBe(22);
+    expect(stored?.task.artifacts?.map((x) => x.artifactId).sort()).toEqual(records.map((r) => (r.event as { artifact: { artifactId: string } }).artifact.artifactId).sort());
+  });
+
+  it('lists newest status first with cursors and the in-memory filters', async () => {
+    const owner = 'lister';
+    for (const [id, ctx] of [['l1', 'c1'], ['l2', 'c2'], ['l3', 'c1']] as const) await a.create(task(id, ctx), owner);
+    await a.append('l1', 1, status('TASK_STATE_WORKING')); // l1 becomes the newest
+    const all = await b.list(owner, { pageSize: 2 });
+    expect(all.tasks.map((t) => t.id)).toEqual(['l1', 'l3']);
+    expect(all.totalSize).toBe(3);
+    const next = await b.list(owner, { pageSize: 2, pageToken: all.nextPageToken });
+    expect(next.tasks.map((t) => t.id)).toEqual(['l2']);
+    expect(next.nextPageToken).toBe('');
+    expect((await b.list(owner, { pageSize: 10, contextId: 'c1' })).tasks.map((t) => t.id)).toEqual(['l1', 'l3']);
+    const working = await b.list(owner, { pageSize: 10, status: 'TASK_STATE_WORKING' });
+    expect(working.tasks.map((t) => t.id)).toEqual(['l1']);
+    const l1 = await b.get('l1');
+    const after = await b.list(owner, { pageSize: 10, statusTimestampAfter: l1?.task.status.timestamp });
+    expect(after.tasks.map((t) => t.id)).toEqual(['l1']);
+    expect(all.tasks[0]?.history).toBeDefined();
+    for (const bad of ['nope', 'dDox', Buffer.from('pg:-1').toString('base64url'), '']) {
+      if (bad === '') continue;
+      await expect(b.list(owner, { pageSize: 2, pageToken: bad })).rejects.toBeInstanceOf(InvalidPageTokenError);
+    }
+  });
+
+  it('a subscriber on another instance sees every event once, in order, and ends at the terminal state', async () => {
+    await a.create(task('sub'), 'alice');
+    const received: TaskEventRecord[] = [];
+    const done = (async () => {
+      for await (const record of b.subscribe('sub', 1)) received.push(record);
+    })();
+    let version = 1;
+    for (let i = 0; i < 30; i++) {
+      version = (await a.append('sub', version, { kind: 'artifact', artifact: { artifactId: 'a', parts: [{ text: `${i}` }] }, append: i > 0 })).seq;
+    }
+    await a.append('sub', version, status('TASK_STATE_COMPLETED'));
+    await done;
+    expect(received.map((r) => r.seq)).toEqual(Array.from({ length: 31 }, (_, i) => i + 2));
+    expect(received.at(-1)?.state).toBe('TASK_STATE_COMPLETED');
+    expect(b.subscriptionCount).toBe(0);
+  });
+
+  it('a subscription to an unknown task ends; an aborted one releases itself', async () => {
+    const none: TaskEventRecord[] = [];
+    for await (const r of b.subscribe('missing', 0)) none.push(r);
+    expect(none).toEqual([]);
+    await a.create(task('abort'), 'alice');
+    const controller = new AbortController();
+    const iterator = b.subscribe('abort', 1, controller.signal)[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    controller.abort();
+    expect((await pending).done).toBe(true);
+    expect(b.subscriptionCount).toBe(0);
+  });
+
+  it('stores push configs with a durable delivery cursor that only moves forward', async () => {
+    await a.create(task('push'), 'alice');
+    await a.append('push', 1, status('TASK_STATE_WORKING'));
+    const config = { taskId: 'push', id: 'c1', url: 'https://example.com/hook' };
+    await a.savePushConfig(config);
+    expect(await b.getPushConfig('push', 'c1')).toEqual(config);
+    expect(await b.listPushConfigs('push')).toEqual([config]);
+    expect(await b.getPushCursor('push', 'c1')).toBe(2); // starts at the version the config was saved at
+    expect(await b.deliveryState.get('push', 'c1')).toBeUndefined();
+    await a.append('push', 2, status('TASK_STATE_COMPLETED'));
+    expect(await b.pendingPushTasks()).toContain('push');
+    await b.deliveryState.set('push', 'c1', { lastDeliveredSeq: 3, health: 'active', consecutiveFailures: 0 });
+    await a.deliveryState.set('push', 'c1', { lastDeliveredSeq: 2, health: 'failing', consecutiveFailures: 1, lastError: '500' });
+    expect(await b.deliveryState.get('push', 'c1')).toEqual({ lastDeliveredSeq: 3, health: 'failing', consecutiveFailures: 1, lastError: '500' });
+    expect(await b.pendingPushTasks()).not.toContain('push');
+    await expect(a.savePushConfig({ ...config, taskId: 'nope' })).rejects.toThrow(/does not exist/);
+    await b.deletePushConfig('push', 'c1');
+    await b.deletePushConfig('push', 'c1');
+    expect(await a.listPushConfigs('push')).toEqual([]);
+  });
+
+  it('a database that is down at start-up gives a clear error', async () => {
+    const started = Date.now();
+    await expect(PostgresTaskStore.connect({ connection: 'postgresql://a2a@127.0.0.1:1/postgres' })).rejects.toThrow(
+      /cannot connect to PostgreSQL at 127\.0\.0\.1:1/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a lost connection is an A2A Unavailable error (503), not an internal one', async () => {
+    const down = new PostgresTaskStore({ connection: 'postgresql://a2a@127.0.0.1:1/postgres', onError: () => {} });
+    await expect(down.get('x')).rejects.toMatchObject({ type: 'Unavailable' });
+    await down.close();
+  });
+});
