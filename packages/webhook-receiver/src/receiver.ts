@@ -1,0 +1,231 @@
+import { isJsonContentType, StreamResponseSchema } from '@a2a/core';
+import { LRUCache } from 'lru-cache';
+import secureJson from 'secure-json-parse';
+import { PARSED_BODY_HINT, WebhookError } from './errors.js';
+import { type AnyNotification, type Notification, type NotificationKind, toNotification } from './notification.js';
+import { fromV03, isV03Payload } from './v03.js';
+import {
+  type JwtVerification,
+  jwtVerifier,
+  type StandardWebhooksVerification,
+  standardWebhooksVerifier,
+  verifyAuthorization,
+  verifyToken,
+} from './verifiers.js';
+
+export interface WebhookReceiverOptions {
+  /** Expected `X-A2A-Notification-Token` (the `token` of the config you registered); several during a rotation. */
+  token?: string | string[];
+  /** Expected `Authorization: <scheme> <credentials>` (the config's `authentication`). */
+  authorization?: { scheme: string; credentials: string };
+  /** Verify the agent's JWT (`A2A-Notification-Signature`) against its JWKS. */
+  jwt?: JwtVerification;
+  /** Verify a Standard Webhooks HMAC signature. */
+  standardWebhooks?: StandardWebhooksVerification;
+  /** Explicitly accept unauthenticated notifications (tests only). */
+  allowUnauthenticated?: boolean;
+  /** Is this a task this client created? Unknown tasks get 404 (retryable: a notification may beat your bookkeeping). */
+  isKnownTask?: (taskId: string) => boolean | Promise<boolean>;
+  /** Seen notification ids, answered 2xx without running handlers again. Default 10 000 ids for 24 h. */
+  dedup?: { max?: number; ttlMs?: number } | false;
+  /** Largest accepted body. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** `handler` only answers this path (relative to the mount point); default any path. */
+  path?: string;
+  /** Refusals and handler errors (never includes secrets). Default: silent for refusals, console.error for handler errors. */
+  onError?: (error: unknown, request?: Request) => void;
+}
+
+export type NotificationHandler<K extends NotificationKind> = (notification: Notification<K>) => void | Promise<void>;
+
+export interface ReceiveResult {
+  duplicate: boolean;
+}
+
+/** Verification, de-duplication and typed dispatch of A2A push notifications (layered like octokit/webhooks). */
+export class WebhookReceiver {
+  private readonly handlers = new Map<NotificationKind | '*', Set<NotificationHandler<NotificationKind>>>();
+  private readonly seen: LRUCache<string, true> | undefined;
+  private readonly verifyJwt;
+  private readonly verifyHmac;
+  private readonly maxBodyBytes: number;
+
+  constructor(private readonly options: WebhookReceiverOptions) {
+    const { token, authorization, jwt, standardWebhooks, allowUnauthenticated } = options;
+    if (!token && !authorization && !jwt && !standardWebhooks && !allowUnauthenticated) {
+      throw new Error('WebhookReceiver needs token, authorization, jwt or standardWebhooks (or allowUnauthenticated: true)');
+    }
+    this.verifyJwt = jwt && jwtVerifier(jwt);
+    this.verifyHmac = standardWebhooks && standardWebhooksVerifier(standardWebhooks);
+    this.seen = options.dedup === false ? undefined : new LRUCache({ max: options.dedup?.max ?? 10_000, ttl: options.dedup?.ttlMs ?? 86_400_000 });
+    this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  }
+
+  /** Registers a handler for one kind of notification, or `'*'` for all. Returns a function that removes it. */
+  on<K extends NotificationKind>(kind: K, handler: NotificationHandler<K>): () => void;
+  on(kind: '*', handler: (notification: AnyNotification) => void | Promise<void>): () => void;
+  on(kind: NotificationKind | '*', handler: (notification: never) => void | Promise<void>): () => void {
+    let set = this.handlers.get(kind);
+    if (!set) this.handlers.set(kind, (set = new Set()));
+    const h = handler as NotificationHandler<NotificationKind>;
+    set.add(h);
+    return () => set.delete(h);
+  }
+
+  /**
+   * Authenticates the raw body bytes with every configured verifier (all must pass), then parses them (v1.0
+   * StreamResponse or v0.3 kind-tagged objects). Throws {@link WebhookError} (401 auth, 400 malformed, 413 size).
+   */
+  async verify(rawBody: string | Uint8Array | ArrayBuffer, headers: HeadersInit | Headers): Promise<AnyNotification> {
+    const raw = toBytes(rawBody);
+    if (raw.byteLength > this.maxBodyBytes) throw new WebhookError(413, `body larger than ${this.maxBodyBytes} bytes`);
+    const h = headers instanceof Headers ? headers : new Headers(headers);
+    const verifiedBy: AnyNotification['verifiedBy'] = [];
+    let id: string | undefined;
+    let jwtTaskId: unknown;
+    if (this.options.token !== undefined) {
+      await verifyToken(h, Array.isArray(this.options.token) ? this.options.token : [this.options.token]);
+      verifiedBy.push('token');
+    }
+    if (this.options.authorization) {
+      await verifyAuthorization(h, this.options.authorization);
+      verifiedBy.push('authorization');
+    }
+    if (this.verifyHmac) {
+      id = await this.verifyHmac(raw, h);
+      verifiedBy.push('standard-webhooks');
+    }
+    if (this.verifyJwt) {
+      const claims = await this.verifyJwt(raw, h);
+      id = claims.jti;
+      jwtTaskId = claims.taskId;
+      verifiedBy.push('jwt');
+    }
+    id ??= h.get('a2a-notification-id') ?? h.get('webhook-id') ?? undefined;
+
+    let json: unknown;
+    try {
+      json = secureJson.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    } catch {
+      throw new WebhookError(400, 'body is not valid JSON');
+    }
+    const v03 = isV03Payload(json);
+    let parsed: ReturnType<typeof StreamResponseSchema.safeParse>;
+    try {
+      parsed = StreamResponseSchema.safeParse(v03 ? fromV03(json as Record<string, unknown>) : json);
+    } catch {
+      throw new WebhookError(400, 'body is not an A2A notification');
+    }
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new WebhookError(400, `body is not an A2A notification (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+    }
+    const body = parsed.data;
+    const base = toNotification(body);
+    if (jwtTaskId !== undefined && jwtTaskId !== base.taskId) throw new WebhookError(401, 'JWT taskId does not match the body');
+    const seqHeader = h.get('a2a-notification-seq');
+    const seq = seqHeader !== null && /^\d+$/.test(seqHeader) ? Number(seqHeader) : undefined;
+    return { ...base, body, id, seq, protocolVersion: v03 ? '0.3' : '1.0', verifiedBy, headers: h } as AnyNotification;
+  }
+
+  /**
+   * Checks relevance and de-duplicates, then runs the handlers for the notification's kind and `'*'`. A duplicate
+   * (same id seen within the TTL) runs nothing. If a handler throws, the id is forgotten so the sender's retry runs it.
+   */
+  async receive(notification: AnyNotification): Promise<ReceiveResult> {
+    if (this.options.isKnownTask && !(await this.options.isKnownTask(notification.taskId))) {
+      throw new WebhookError(404, `unknown task ${notification.taskId}`);
+    }
+    const { id } = notification;
+    if (id !== undefined && this.seen) {
+      if (this.seen.has(id)) return { duplicate: true };
+      this.seen.set(id, true);
+    }
+    try {
+      const handlers = [...(this.handlers.get(notification.kind) ?? []), ...(this.handlers.get('*') ?? [])];
+      for (const handler of handlers) await handler(notification as never);
+    } catch (error) {
+      if (id !== undefined) this.seen?.delete(id);
+      throw error;
+    }
+    return { duplicate: false };
+  }
+
+  async verifyAndReceive(rawBody: string | Uint8Array | ArrayBuffer, headers: HeadersInit | Headers): Promise<ReceiveResult> {
+    return this.receive(await this.verify(rawBody, headers));
+  }
+
+  /**
+   * Fetch handler, shaped like `A2AHttpHandler` so the @a2a/express, @a2a/koa and @a2a/hapi mounts (and any
+   * Fetch-native host) serve it: 2xx when accepted or a duplicate, 401 bad or missing auth, 400 malformed,
+   * 404 unknown task, 413 too large, 415 wrong content type, 500 when a handler failed (the sender retries).
+   */
+  readonly handler = {
+    handle: (request: Request, options: { pathname?: string } = {}): Promise<Response | undefined> => this.handle(request, options),
+    fetch: async (request: Request, options: { pathname?: string } = {}): Promise<Response> =>
+      (await this.handle(request, options)) ?? new Response('Not Found', { status: 404 }),
+  };
+
+  private async handle(request: Request, options: { pathname?: string }): Promise<Response | undefined> {
+    const path = options.pathname ?? new URL(request.url).pathname;
+    if (this.options.path !== undefined && path !== this.options.path) return undefined;
+    if (request.method !== 'POST') return text(405, 'Method Not Allowed', { allow: 'POST' });
+    try {
+      if (!isJsonContentType(request.headers.get('content-type'))) {
+        throw new WebhookError(415, 'Content-Type must be application/a2a+json or application/json');
+      }
+      if (request.bodyUsed) throw new Error(PARSED_BODY_HINT);
+      const raw = await readLimited(request, this.maxBodyBytes);
+      const result = await this.verifyAndReceive(raw, request.headers);
+      return Response.json({ ok: true, duplicate: result.duplicate }, { status: 200 });
+    } catch (error) {
+      if (error instanceof WebhookError) {
+        this.options.onError?.(error, request);
+        // Authentication failures carry no detail.
+        return text(error.status, error.status === 401 ? 'Unauthorized' : error.message);
+      }
+      (this.options.onError ?? ((e: unknown) => console.error('[a2a webhook]', e)))(error, request);
+      return text(500, 'Internal Server Error');
+    }
+  }
+}
+
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  return new WebhookReceiver(options);
+}
+
+function toBytes(body: unknown): Uint8Array {
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError(PARSED_BODY_HINT);
+}
+
+async function readLimited(request: Request, max: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > max) throw new WebhookError(413, `body larger than ${max} bytes`);
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      void reader.cancel();
+      throw new WebhookError(413, `body larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+const text = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } });
