@@ -1,6 +1,7 @@
 import { type ExecutionCoordinator, type TaskState, type TrackedExecution, isTerminal } from '@a2a/core';
 import { randomUUID } from 'node:crypto';
 import type { PostgresTaskStore } from './postgres-task-store.js';
+import { fromKey, toKey } from './text-key.js';
 
 export const CANCEL_CHANNEL = 'a2a_task_cancel';
 
@@ -38,7 +39,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     this.instanceId = options.instanceId ?? randomUUID();
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
-    this.store.listen(CANCEL_CHANNEL, (taskId) => this.abortLocal(taskId, 'Task canceled'));
+    this.store.listen(CANCEL_CHANNEL, (key) => this.abortLocal(fromKey(key), 'Task canceled'));
     this.timer = setInterval(() => void this.tick(), Math.max(10, Math.floor(this.leaseTtlMs / 3)));
     this.timer.unref?.();
   }
@@ -61,14 +62,14 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
         if (current?.size !== 0) return;
         this.local.delete(taskId);
         void this.store
-          .query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [taskId, this.instanceId])
+          .query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [toKey(taskId), this.instanceId])
           .catch(() => {}); // an orphan lease expires; the janitor leaves finished or waiting tasks alone
       },
     };
   }
 
   async requestCancel(taskId: string): Promise<void> {
-    await this.store.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, taskId]);
+    await this.store.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, toKey(taskId)]);
   }
 
   /** Executions running here (tests). */
@@ -90,9 +91,9 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
         await this.renew(ids);
         const { rows } = await this.store.query<{ id: string; state: TaskState }>(
           'SELECT id, state FROM a2a_tasks WHERE id = ANY($1)',
-          [ids],
+          [ids.map(toKey)],
         );
-        for (const row of rows) if (isTerminal(row.state)) this.abortLocal(row.id, `Task is ${row.state}`);
+        for (const row of rows) if (isTerminal(row.state)) this.abortLocal(fromKey(row.id), `Task is ${row.state}`);
       }
       await this.reap();
     } catch (error) {
@@ -107,7 +108,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
       `INSERT INTO a2a_execution_leases (task_id, instance_id, expires_at)
        SELECT id, $2, now() + $3 * interval '1 millisecond' FROM unnest($1::text[]) AS id
        ON CONFLICT (task_id) DO UPDATE SET instance_id = EXCLUDED.instance_id, expires_at = EXCLUDED.expires_at`,
-      [taskIds, this.instanceId, this.leaseTtlMs],
+      [taskIds.map(toKey), this.instanceId, this.leaseTtlMs],
     );
   }
 
@@ -119,10 +120,11 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
       [Math.floor(this.leaseTtlMs / 3), this.instanceId],
     );
     for (const lease of rows) {
-      const stored = await this.store.get(lease.task_id);
+      const taskId = fromKey(lease.task_id);
+      const stored = await this.store.get(taskId);
       if (stored && RUNNING.has(stored.task.status.state)) {
         try {
-          await this.store.append(lease.task_id, stored.version, {
+          await this.store.append(taskId, stored.version, {
             kind: 'status',
             status: {
               state: 'TASK_STATE_FAILED',
@@ -130,7 +132,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
               message: {
                 messageId: randomUUID(),
                 role: 'ROLE_AGENT',
-                taskId: lease.task_id,
+                taskId,
                 contextId: stored.task.contextId,
                 parts: [{ text: `Executor lost: instance ${lease.instance_id} stopped renewing its execution lease` }],
               },

@@ -22,6 +22,7 @@ import { LogSubscription } from './log-subscription.js';
 import { migrate } from './migrate.js';
 import { PgNotifier } from './notifier.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
+import { fromKey, toKey } from './text-key.js';
 
 export const EVENTS_CHANNEL = 'a2a_task_events';
 
@@ -160,7 +161,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       await this.query(
         `INSERT INTO a2a_tasks (id, owner, context_id, state, status_timestamp, version, task)
          VALUES ($1, $2, $3, $4, $5, 1, $6::json)`,
-        [task.id, owner, task.contextId, task.status.state, task.status.timestamp ?? '', JSON.stringify(task)],
+        [toKey(task.id), toKey(owner), toKey(task.contextId), task.status.state, task.status.timestamp ?? '', JSON.stringify(task)],
       );
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new Error(`Task ${task.id} already exists`);
@@ -173,8 +174,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
     const { rows } =
       owner === undefined
-        ? await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1', [taskId])
-        : await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1 AND owner = $2', [taskId, owner]);
+        ? await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1', [toKey(taskId)])
+        : await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1 AND owner = $2', [toKey(taskId), toKey(owner)]);
     const row = rows[0];
     return row && { task: row.task, version: Number(row.version) };
   }
@@ -191,8 +192,9 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const task = copyTask(current.task);
     applyTaskEvent(task, event); // throws on an illegal change: nothing is written
     const seq = expectedVersion + 1;
+    const key = toKey(taskId);
     const { rowCount } = await this.query(APPEND_SQL, [
-      taskId,
+      key,
       expectedVersion,
       JSON.stringify(task),
       task.status.state,
@@ -200,7 +202,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       event.kind === 'status',
       event.kind,
       JSON.stringify(event),
-      `${seq}:${taskId}`,
+      `${seq}:${key}`,
     ]);
     if (!rowCount) {
       this.cache.delete(taskId);
@@ -210,7 +212,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     }
     this.cache.set(taskId, { task, version: seq });
     const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state: task.status.state };
-    const local = this.subscribers.get(taskId);
+    const local = this.subscribers.get(key);
     if (local) for (const sub of local) sub.offer(record);
     return record;
   }
@@ -218,8 +220,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async list(owner: TaskOwner, query: TaskQuery): Promise<TaskPage> {
     const cursor = query.pageToken ? decodeCursor(query.pageToken) : undefined;
     const where = ['owner = $1'];
-    const values: unknown[] = [owner];
-    if (query.contextId !== undefined) where.push(`context_id = $${values.push(query.contextId)}`);
+    const values: unknown[] = [toKey(owner)];
+    if (query.contextId !== undefined) where.push(`context_id = $${values.push(toKey(query.contextId))}`);
     if (query.status !== undefined) where.push(`state = $${values.push(query.status)}`);
     if (query.statusTimestampAfter !== undefined) where.push(`status_timestamp >= $${values.push(query.statusTimestampAfter)}`);
     const filter = where.join(' AND ');
@@ -247,16 +249,17 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   }
 
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
-    let set = this.subscribers.get(taskId);
-    if (!set) this.subscribers.set(taskId, (set = new Set()));
+    const key = toKey(taskId);
+    let set = this.subscribers.get(key);
+    if (!set) this.subscribers.set(key, (set = new Set()));
     const subscription = new LogSubscription(
       taskId,
       afterSeq,
       { read: (id, after, limit) => this.readLog(id, after, limit) },
       (sub) => {
-        const current = this.subscribers.get(taskId);
+        const current = this.subscribers.get(key);
         current?.delete(sub);
-        if (current?.size === 0) this.subscribers.delete(taskId);
+        if (current?.size === 0) this.subscribers.delete(key);
       },
       signal,
     );
@@ -278,7 +281,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       `INSERT INTO a2a_push_configs (task_id, id, config, last_delivered_seq)
        SELECT t.id, $2, $3::json, t.version FROM a2a_tasks t WHERE t.id = $1
        ON CONFLICT (task_id, id) DO UPDATE SET config = EXCLUDED.config`,
-      [config.taskId, config.id, JSON.stringify(config)],
+      [toKey(config.taskId), toKey(config.id), JSON.stringify(config)],
     );
     if (!rowCount) throw new Error(`Task ${config.taskId} does not exist`);
   }
@@ -286,7 +289,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async getPushConfig(taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
     const { rows } = await this.query<{ config: TaskPushNotificationConfig }>(
       'SELECT config FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
-      [taskId, id],
+      [toKey(taskId), toKey(id)],
     );
     return rows[0]?.config;
   }
@@ -294,13 +297,13 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async listPushConfigs(taskId: string): Promise<TaskPushNotificationConfig[]> {
     const { rows } = await this.query<{ config: TaskPushNotificationConfig }>(
       'SELECT config FROM a2a_push_configs WHERE task_id = $1 ORDER BY created_at, id',
-      [taskId],
+      [toKey(taskId)],
     );
     return rows.map((r) => r.config);
   }
 
   async deletePushConfig(taskId: string, id: string): Promise<void> {
-    await this.query('DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2', [taskId, id]);
+    await this.query('DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2', [toKey(taskId), toKey(id)]);
   }
 
   /** Push delivery state (core's `PushDeliveryStateStore`): `undefined` until the sender first records progress. */
@@ -308,7 +311,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     get: async (taskId: string, configId: string): Promise<PushDeliveryState | undefined> => {
       const { rows } = await this.query<{ last_delivered_seq: string; health: PushDeliveryState['health'] | null; consecutive_failures: number; last_error: string | null }>(
         'SELECT last_delivered_seq, health, consecutive_failures, last_error FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
-        [taskId, configId],
+        [toKey(taskId), toKey(configId)],
       );
       const row = rows[0];
       if (!row?.health) return undefined;
@@ -324,7 +327,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       await this.query(
         `UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3), health = $4,
                 consecutive_failures = $5, last_error = $6 WHERE task_id = $1 AND id = $2`,
-        [taskId, configId, state.lastDeliveredSeq, state.health, state.consecutiveFailures, state.lastError ?? null],
+        [toKey(taskId), toKey(configId), state.lastDeliveredSeq, state.health, state.consecutiveFailures, state.lastError ?? null],
       );
     },
   };
@@ -333,7 +336,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async getPushCursor(taskId: string, configId: string): Promise<number | undefined> {
     const { rows } = await this.query<{ last_delivered_seq: string }>(
       'SELECT last_delivered_seq FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
-      [taskId, configId],
+      [toKey(taskId), toKey(configId)],
     );
     return rows[0] && Number(rows[0].last_delivered_seq);
   }
@@ -342,7 +345,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async advancePushCursor(taskId: string, configId: string, seq: number): Promise<void> {
     await this.query(
       'UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3) WHERE task_id = $1 AND id = $2',
-      [taskId, configId, seq],
+      [toKey(taskId), toKey(configId), seq],
     );
   }
 
@@ -353,7 +356,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
         WHERE p.last_delivered_seq < t.version AND p.health IS DISTINCT FROM 'disabled' LIMIT $1`,
       [limit],
     );
-    return rows.map((r) => r.task_id);
+    return rows.map((r) => fromKey(r.task_id));
   }
 
   private async readLog(taskId: string, afterSeq: number, limit: number | null): Promise<TaskEventRecord[] | undefined> {
@@ -361,7 +364,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       `SELECT t.context_id, e.seq, e.state, e.event FROM a2a_tasks t
          LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.seq > $2
         WHERE t.id = $1 ORDER BY e.seq LIMIT $3`,
-      [taskId, afterSeq, limit],
+      [toKey(taskId), afterSeq, limit],
     );
     if (rows.length === 0) return undefined;
     const records: TaskEventRecord[] = [];
