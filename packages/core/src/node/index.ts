@@ -6,7 +6,7 @@ import { writeNodeResponse } from './write-node-response.js';
 
 export { requestUrl, toWebRequest, type ToWebRequestOptions } from './to-web-request.js';
 export { writeNodeResponse } from './write-node-response.js';
-export { createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
+export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
 
 export interface NodeHandlerOptions {
   /** Caller identity from the Node request (e.g. verify a bearer token). */

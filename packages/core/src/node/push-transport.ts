@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -12,16 +12,25 @@ import { type HostResolver, PushUrlGuard } from '../push/ssrf-guard.js';
 export const nodeHostResolver: HostResolver = async (hostname) =>
   (await dnsLookupAsync(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
+/** Every address of a host (the connect-time DNS answer). Injectable to test DNS rebinding. */
+export type AddressResolver = (hostname: string, family?: number) => Promise<LookupAddress[]>;
+
+const defaultResolveAll: AddressResolver = (hostname, family) =>
+  dnsLookupAsync(hostname, { all: true, verbatim: true, ...(family ? { family } : {}) });
+
 /**
  * A minimal `fetch` for webhook POSTs over node:http(s) that closes the DNS-rebinding window: the socket's `lookup`
  * resolves the host, checks every answer against the guard and connects only to those checked addresses; IP-literal
  * hosts (for which no lookup happens) are checked up front. Redirects are never followed; Happy Eyeballs is off so
  * no unchecked address is dialled. Rejects with a `BlockedAddressError` for a refused address.
  */
-export function createGuardedFetch(guard: PushUrlGuard): (url: string, init: RequestInit) => Promise<Response> {
+export function createGuardedFetch(
+  guard: PushUrlGuard,
+  resolveAll: AddressResolver = defaultResolveAll,
+): (url: string, init: RequestInit) => Promise<Response> {
   const lookup: LookupFunction = (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true, verbatim: true, ...(options.family ? { family: options.family } : {}) }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    resolveAll(hostname, family).then((addresses) => {
       try {
         for (const { address } of addresses) guard.assertAddress(hostname, address);
       } catch (blocked) {
@@ -31,7 +40,7 @@ export function createGuardedFetch(guard: PushUrlGuard): (url: string, init: Req
       if (!first) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all) callback(null, addresses);
       else callback(null, first.address, first.family);
-    });
+    }, (error: NodeJS.ErrnoException) => callback(error, '', 0));
   };
 
   return (input, init) =>
@@ -87,11 +96,12 @@ export function createGuardedFetch(guard: PushUrlGuard): (url: string, init: Req
  * A {@link PushSender} with the Node defaults: host names checked at create time through DNS and again at connect
  * time on the dialled address (see {@link createGuardedFetch}). `ssrf: { allow: [...] }` lists exempt hosts/networks.
  */
-export function createNodePushSender(options: PushSenderOptions = {}): PushSender {
-  const guarded = options.ssrf === false ? undefined : createGuardedFetch(new PushUrlGuard(options.ssrf));
+export function createNodePushSender(options: PushSenderOptions & { resolveAll?: AddressResolver } = {}): PushSender {
+  const { resolveAll, ...rest } = options;
+  const guarded = options.ssrf === false ? undefined : createGuardedFetch(new PushUrlGuard(options.ssrf), resolveAll);
   return new PushSender({
     resolve: nodeHostResolver,
-    ...options,
+    ...rest,
     ...(options.fetch ? {} : guarded ? { fetch: guarded } : {}),
   });
 }

@@ -64,7 +64,7 @@ export class PushUrlGuard {
       throw reject(`webhook URL scheme ${url.protocol} is not allowed (use ${this.allowHttp ? 'http or ' : ''}https)`);
     }
     if (url.username || url.password) throw reject('webhook URL must not contain credentials');
-    const host = stripBrackets(url.hostname);
+    const host = stripBrackets(url.hostname).replace(/\.$/, '');
     if (this.isAllowedHost(host)) return url;
     if (host === 'localhost' || host.endsWith('.localhost')) {
       throw reject(`webhook host ${host} is a loopback name; add it to the push allow-list for local development`);
