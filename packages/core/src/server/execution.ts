@@ -51,6 +51,7 @@ export class Execution implements AgentContext {
   private version: number;
   private chain: Promise<unknown> = Promise.resolve();
   private resolveFirst!: (outcome: FirstOutcome) => void;
+  private rejectFirst!: (error: unknown) => void;
   private replied = false;
 
   constructor(private readonly init: ExecutionInit) {
@@ -63,9 +64,11 @@ export class Execution implements AgentContext {
     this.extensions = init.extensions;
     this.metadata = init.metadata;
     this.version = init.existing?.version ?? 0;
-    this.first = new Promise((resolve) => {
+    this.first = new Promise((resolve, reject) => {
       this.resolveFirst = resolve;
+      this.rejectFirst = reject;
     });
+    this.first.catch(() => {}); // awaiting it still throws
     if (init.existing) this.resolveFirst({ stored: init.existing });
   }
 
@@ -194,7 +197,14 @@ export class Execution implements AgentContext {
     if (this.stored) return;
     if (this.replied) throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message');
     const { store, pushStore, owner, pushConfig } = this.init;
-    const stored = await store.create(newTask(this.taskId, this.contextId, this.message, this.init.now()), owner);
+    let stored: StoredTask;
+    try {
+      stored = await store.create(newTask(this.taskId, this.contextId, this.message, this.init.now()), owner);
+    } catch (error) {
+      // The task could not be stored (e.g. the database is down): the waiting caller gets the error, not a hang.
+      this.rejectFirst(toA2AError(error));
+      throw error;
+    }
     this.version = stored.version;
     this.init.onStored(stored);
     this.resolveFirst({ stored });
