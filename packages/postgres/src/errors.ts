@@ -3,7 +3,15 @@ import type { Pool } from 'pg';
 
 // SQLSTATE classes and codes that mean "the database is not reachable right now", not "the request is wrong".
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** True for errors of a lost or refused database connection (the request may succeed later). */
 export function isConnectionError(error: unknown): boolean {
@@ -23,7 +31,8 @@ export function storeError(error: unknown): unknown {
 
 /** A start-up error that names the server it tried. */
 export function connectionError(error: unknown, pool: Pool): Error {
-  const options = (pool as unknown as { options?: { host?: string; port?: number; connectionString?: string } }).options ?? {};
+  const options =
+    (pool as unknown as { options?: { host?: string; port?: number; connectionString?: string } }).options ?? {};
   let where = `${options.host ?? 'localhost'}:${options.port ?? 5432}`;
   if (options.connectionString) {
     try {
@@ -31,6 +40,7 @@ export function connectionError(error: unknown, pool: Pool): Error {
       where = `${url.hostname}:${url.port || 5432}${url.pathname}`;
     } catch {}
   }
-  const reason = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  const reason =
+    error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   return new Error(`@a2a/postgres: cannot connect to PostgreSQL at ${where}: ${reason}`, { cause: error });
 }

@@ -19,7 +19,9 @@ export interface TaskStoreSetup {
  * set. `A2A_INSTANCE_ID` names this instance in lease rows; `A2A_LEASE_TTL_MS` sets the lease TTL (default 30 s).
  * Rejects with a clear message when the database is unreachable.
  */
-export async function createTaskStoreFromEnv(env: Record<string, string | undefined> = process.env): Promise<TaskStoreSetup> {
+export async function createTaskStoreFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Promise<TaskStoreSetup> {
   const url = env.A2A_DATABASE_URL;
   if (!url) {
     return { taskStore: new InMemoryTaskStore(), coordinator: undefined, postgres: undefined, close: async () => {} };

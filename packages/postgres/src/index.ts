@@ -1,5 +1,14 @@
-export { PostgresTaskStore, EVENTS_CHANNEL, type PostgresTaskStoreOptions, type PushDeliveryState } from './postgres-task-store.js';
-export { PostgresExecutionCoordinator, CANCEL_CHANNEL, type PostgresExecutionCoordinatorOptions } from './lease-coordinator.js';
-export { createTaskStoreFromEnv, type TaskStoreSetup } from './from-env.js';
-export { migrate } from './migrate.js';
 export { isConnectionError, storeError } from './errors.js';
+export { createTaskStoreFromEnv, type TaskStoreSetup } from './from-env.js';
+export {
+  CANCEL_CHANNEL,
+  PostgresExecutionCoordinator,
+  type PostgresExecutionCoordinatorOptions,
+} from './lease-coordinator.js';
+export { migrate } from './migrate.js';
+export {
+  EVENTS_CHANNEL,
+  PostgresTaskStore,
+  type PostgresTaskStoreOptions,
+  type PushDeliveryState,
+} from './postgres-task-store.js';

@@ -1,5 +1,5 @@
-import { type ExecutionCoordinator, type TaskState, type TrackedExecution, isTerminal } from '@a2a/core';
 import { randomUUID } from 'node:crypto';
+import { type ExecutionCoordinator, isTerminal, type TaskState, type TrackedExecution } from '@a2a/core';
 import type { PostgresTaskStore } from './postgres-task-store.js';
 import { fromKey, toKey } from './text-key.js';
 
@@ -48,7 +48,8 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     const { taskId } = execution;
     let set = this.local.get(taskId);
     if (!set) {
-      this.local.set(taskId, (set = new Set()));
+      set = new Set();
+      this.local.set(taskId, set);
       void this.renew([taskId]).catch(() => {}); // the heartbeat retries
     }
     set.add(execution);
@@ -62,7 +63,10 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
         if (current?.size !== 0) return;
         this.local.delete(taskId);
         void this.store
-          .query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [toKey(taskId), this.instanceId])
+          .query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [
+            toKey(taskId),
+            this.instanceId,
+          ])
           .catch(() => {}); // an orphan lease expires; the janitor leaves finished or waiting tasks alone
       },
     };

@@ -25,7 +25,9 @@ export async function migrate(pool: Pool): Promise<string[]> {
     await client.query(
       'CREATE TABLE IF NOT EXISTS a2a_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM a2a_migrations')).rows.map((r) => r.name));
+    const done = new Set(
+      (await client.query<{ name: string }>('SELECT name FROM a2a_migrations')).rows.map((r) => r.name),
+    );
     for (const file of files) {
       if (done.has(file)) continue;
       const sql = await readFile(new URL(file, MIGRATIONS_DIR), 'utf8');

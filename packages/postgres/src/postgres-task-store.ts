@@ -161,7 +161,14 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       await this.query(
         `INSERT INTO a2a_tasks (id, owner, context_id, state, status_timestamp, version, task)
          VALUES ($1, $2, $3, $4, $5, 1, $6::json)`,
-        [toKey(task.id), toKey(owner), toKey(task.contextId), task.status.state, task.status.timestamp ?? '', JSON.stringify(task)],
+        [
+          toKey(task.id),
+          toKey(owner),
+          toKey(task.contextId),
+          task.status.state,
+          task.status.timestamp ?? '',
+          JSON.stringify(task),
+        ],
       );
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new Error(`Task ${task.id} already exists`);
@@ -175,7 +182,10 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const { rows } =
       owner === undefined
         ? await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1', [toKey(taskId)])
-        : await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1 AND owner = $2', [toKey(taskId), toKey(owner)]);
+        : await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1 AND owner = $2', [
+            toKey(taskId),
+            toKey(owner),
+          ]);
     const row = rows[0];
     return row && { task: row.task, version: Number(row.version) };
   }
@@ -188,7 +198,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       current = stored;
       this.cache.set(taskId, current);
     }
-    if (current.version !== expectedVersion) throw new ConcurrentModificationError(taskId, expectedVersion, current.version);
+    if (current.version !== expectedVersion)
+      throw new ConcurrentModificationError(taskId, expectedVersion, current.version);
     const task = copyTask(current.task);
     applyTaskEvent(task, event); // throws on an illegal change: nothing is written
     const seq = expectedVersion + 1;
@@ -223,7 +234,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const values: unknown[] = [toKey(owner)];
     if (query.contextId !== undefined) where.push(`context_id = $${values.push(toKey(query.contextId))}`);
     if (query.status !== undefined) where.push(`state = $${values.push(query.status)}`);
-    if (query.statusTimestampAfter !== undefined) where.push(`status_timestamp >= $${values.push(query.statusTimestampAfter)}`);
+    if (query.statusTimestampAfter !== undefined)
+      where.push(`status_timestamp >= $${values.push(query.statusTimestampAfter)}`);
     const filter = where.join(' AND ');
     const pageValues = [...values, cursor ?? null, query.pageSize + 1];
     const n = values.length;
@@ -238,7 +250,9 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const rows = page.rows.slice(0, query.pageSize);
     const last = rows[rows.length - 1];
     return {
-      tasks: rows.map((r) => viewTask(r.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts })),
+      tasks: rows.map((r) =>
+        viewTask(r.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts }),
+      ),
       totalSize: Number(count.rows[0]?.count ?? 0),
       nextPageToken: page.rows.length > query.pageSize && last ? encodeCursor(Number(last.list_seq)) : '',
     };
@@ -251,7 +265,10 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
     const key = toKey(taskId);
     let set = this.subscribers.get(key);
-    if (!set) this.subscribers.set(key, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(key, set);
+    }
     const subscription = new LogSubscription(
       taskId,
       afterSeq,
@@ -309,7 +326,12 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   /** Push delivery state (core's `PushDeliveryStateStore`): `undefined` until the sender first records progress. */
   readonly deliveryState = {
     get: async (taskId: string, configId: string): Promise<PushDeliveryState | undefined> => {
-      const { rows } = await this.query<{ last_delivered_seq: string; health: PushDeliveryState['health'] | null; consecutive_failures: number; last_error: string | null }>(
+      const { rows } = await this.query<{
+        last_delivered_seq: string;
+        health: PushDeliveryState['health'] | null;
+        consecutive_failures: number;
+        last_error: string | null;
+      }>(
         'SELECT last_delivered_seq, health, consecutive_failures, last_error FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
         [toKey(taskId), toKey(configId)],
       );
@@ -327,7 +349,14 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       await this.query(
         `UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3), health = $4,
                 consecutive_failures = $5, last_error = $6 WHERE task_id = $1 AND id = $2`,
-        [toKey(taskId), toKey(configId), state.lastDeliveredSeq, state.health, state.consecutiveFailures, state.lastError ?? null],
+        [
+          toKey(taskId),
+          toKey(configId),
+          state.lastDeliveredSeq,
+          state.health,
+          state.consecutiveFailures,
+          state.lastError ?? null,
+        ],
       );
     },
   };
@@ -359,7 +388,11 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     return rows.map((r) => fromKey(r.task_id));
   }
 
-  private async readLog(taskId: string, afterSeq: number, limit: number | null): Promise<TaskEventRecord[] | undefined> {
+  private async readLog(
+    taskId: string,
+    afterSeq: number,
+    limit: number | null,
+  ): Promise<TaskEventRecord[] | undefined> {
     const { rows } = await this.query<{ context_id: string; seq: string | null; state: TaskState; event: TaskEvent }>(
       `SELECT t.context_id, e.seq, e.state, e.event FROM a2a_tasks t
          LEFT JOIN a2a_task_events e ON e.task_id = t.id AND e.seq > $2

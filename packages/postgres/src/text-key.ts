@@ -2,7 +2,7 @@
 // `\` and NUL escaped (a one-to-one mapping; ordinary strings are unchanged); JSON columns keep the real values.
 
 export const toKey = (value: string): string =>
-  value.includes('\u0000') || value.includes('\\') ? value.replace(/[\\\u0000]/g, (c) => (c === '\\' ? '\\\\' : '\\0')) : value;
+  value.includes('\u0000') || value.includes('\\') ? value.replaceAll('\\', '\\\\').replaceAll('\u0000', '\\0') : value;
 
 export const fromKey = (key: string): string =>
   key.includes('\\') ? key.replace(/\\([\\0])/g, (_, c: string) => (c === '0' ? '\u0000' : '\\')) : key;

@@ -131,7 +131,9 @@ export async function openStream(base: string, path: string, body: unknown, head
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = await Promise.resolve().then(check).catch(() => undefined);
+    const value = await Promise.resolve()
+      .then(check)
+      .catch(() => undefined);
     if (value) return value;
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));

@@ -10,7 +10,9 @@ if (!baseUrl) {
   if (process.env.CI === 'true') {
     throw new Error('A2A_TEST_DATABASE_URL is not set under CI: start PostgreSQL with scripts/start-postgres.sh');
   }
-  console.warn('[@a2a/postgres] SKIPPING PostgreSQL tests: set A2A_TEST_DATABASE_URL (scripts/start-postgres.sh prints one)');
+  console.warn(
+    '[@a2a/postgres] SKIPPING PostgreSQL tests: set A2A_TEST_DATABASE_URL (scripts/start-postgres.sh prints one)',
+  );
 }
 export const hasDatabase = baseUrl !== undefined;
 

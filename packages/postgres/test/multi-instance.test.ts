@@ -22,10 +22,15 @@ describe.runIf(hasDatabase)('three instances on one PostgreSQL database', () => 
   });
 
   const startTask = async (on: Instance, text: string) => {
-    const sent = await rest(on.url, 'POST', '/message:send', { message: message(text), configuration: { returnImmediately: true } });
+    const sent = await rest(on.url, 'POST', '/message:send', {
+      message: message(text),
+      configuration: { returnImmediately: true },
+    });
     expect(sent.status).toBe(200);
     const id = sent.body.task.id as string;
-    await eventually(async () => (await rest(on.url, 'GET', `/tasks/${id}`)).body.status.state === 'TASK_STATE_WORKING');
+    await eventually(
+      async () => (await rest(on.url, 'GET', `/tasks/${id}`)).body.status.state === 'TASK_STATE_WORKING',
+    );
     return id;
   };
 
@@ -69,7 +74,7 @@ describe.runIf(hasDatabase)('three instances on one PostgreSQL database', () => 
     }
     const stored = await rest(a.url, 'GET', `/tasks/${id}`);
     // Snapshot at version 2, then every later version exactly once, up to the final one.
-    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + seen[0]!));
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + (seen[0] ?? 0)));
     expect(stored.body.artifacts[0].parts.map((p: { text: string }) => p.text).join('')).toBe(
       Array.from({ length: 30 }, (_, i) => `${i},`).join(''),
     );

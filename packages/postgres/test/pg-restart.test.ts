@@ -23,7 +23,11 @@ describe.runIf(hasDatabase)('PostgreSQL restarts under a running server', () => 
   let server: Server;
   let base: string;
   const pg = async (command: 'start' | 'stop') =>
-    (await run('bash', [script, command], { env: { ...process.env, A2A_PG_STATE: state, A2A_PG_STOP_MODE: 'immediate' } })).stdout.trim();
+    (
+      await run('bash', [script, command], {
+        env: { ...process.env, A2A_PG_STATE: state, A2A_PG_STOP_MODE: 'immediate' },
+      })
+    ).stdout.trim();
 
   beforeAll(async () => {
     state = await mkdtemp(join(tmpdir(), 'a2a-pg-restart-'));
@@ -41,7 +45,8 @@ describe.runIf(hasDatabase)('PostgreSQL restarts under a running server', () => 
         async execute(ctx) {
           const text = ctx.message.parts.map((p) => ('text' in p ? p.text : '')).join('');
           await ctx.working();
-          if (text === 'hang') await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+          if (text === 'hang')
+            await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
           else await ctx.complete(`echo: ${text}`);
         },
       },
@@ -65,7 +70,10 @@ describe.runIf(hasDatabase)('PostgreSQL restarts under a running server', () => 
   it('fails requests fast with 503 during the outage, then serves again and streams resume', async () => {
     const before = await rest(base, 'POST', '/message:send', { message: message('one') });
     expect(before.body.task.status.state).toBe('TASK_STATE_COMPLETED');
-    const hanging = await rest(base, 'POST', '/message:send', { message: message('hang'), configuration: { returnImmediately: true } });
+    const hanging = await rest(base, 'POST', '/message:send', {
+      message: message('hang'),
+      configuration: { returnImmediately: true },
+    });
     const id = hanging.body.task.id as string;
     await eventually(async () => (await rest(base, 'GET', `/tasks/${id}`)).body.status.state === 'TASK_STATE_WORKING');
     const stream = await openStream(base, `/tasks/${id}:subscribe`, {});

@@ -19,7 +19,10 @@ const message = (text: string, taskId: string, contextId: string) => ({
   contextId,
 });
 let clock = Date.parse('2026-01-01T00:00:00Z');
-const now = () => new Date((clock += 1000)).toISOString();
+const now = () => {
+  clock += 1000;
+  return new Date(clock).toISOString();
+};
 const task = (id: string, contextId = 'ctx'): Task => newTask(id, contextId, message('hi', id, contextId), now());
 const status = (state: TaskState) => ({ kind: 'status' as const, status: { state, timestamp: now() } });
 
@@ -93,12 +96,19 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     expect(new Set(records.map((r) => r.seq)).size).toBe(20);
     const stored = await a.get('race');
     expect(stored?.version).toBe(22);
-    expect(stored?.task.artifacts?.map((x) => x.artifactId).sort()).toEqual(records.map((r) => (r.event as { artifact: { artifactId: string } }).artifact.artifactId).sort());
+    expect(stored?.task.artifacts?.map((x) => x.artifactId).sort()).toEqual(
+      records.map((r) => (r.event as { artifact: { artifactId: string } }).artifact.artifactId).sort(),
+    );
   });
 
   it('lists newest status first with cursors and the in-memory filters', async () => {
     const owner = 'lister';
-    for (const [id, ctx] of [['l1', 'c1'], ['l2', 'c2'], ['l3', 'c1']] as const) await a.create(task(id, ctx), owner);
+    for (const [id, ctx] of [
+      ['l1', 'c1'],
+      ['l2', 'c2'],
+      ['l3', 'c1'],
+    ] as const)
+      await a.create(task(id, ctx), owner);
     await a.append('l1', 1, status('TASK_STATE_WORKING')); // l1 becomes the newest
     const all = await b.list(owner, { pageSize: 2 });
     expect(all.tasks.map((t) => t.id)).toEqual(['l1', 'l3']);
@@ -127,7 +137,13 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     })();
     let version = 1;
     for (let i = 0; i < 30; i++) {
-      version = (await a.append('sub', version, { kind: 'artifact', artifact: { artifactId: 'a', parts: [{ text: `${i}` }] }, append: i > 0 })).seq;
+      version = (
+        await a.append('sub', version, {
+          kind: 'artifact',
+          artifact: { artifactId: 'a', parts: [{ text: `${i}` }] },
+          append: i > 0,
+        })
+      ).seq;
     }
     await a.append('sub', version, status('TASK_STATE_COMPLETED'));
     await done;
@@ -161,8 +177,18 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     await a.append('push', 2, status('TASK_STATE_COMPLETED'));
     expect(await b.pendingPushTasks()).toContain('push');
     await b.deliveryState.set('push', 'c1', { lastDeliveredSeq: 3, health: 'active', consecutiveFailures: 0 });
-    await a.deliveryState.set('push', 'c1', { lastDeliveredSeq: 2, health: 'failing', consecutiveFailures: 1, lastError: '500' });
-    expect(await b.deliveryState.get('push', 'c1')).toEqual({ lastDeliveredSeq: 3, health: 'failing', consecutiveFailures: 1, lastError: '500' });
+    await a.deliveryState.set('push', 'c1', {
+      lastDeliveredSeq: 2,
+      health: 'failing',
+      consecutiveFailures: 1,
+      lastError: '500',
+    });
+    expect(await b.deliveryState.get('push', 'c1')).toEqual({
+      lastDeliveredSeq: 3,
+      health: 'failing',
+      consecutiveFailures: 1,
+      lastError: '500',
+    });
     expect(await b.pendingPushTasks()).not.toContain('push');
     await expect(a.savePushConfig({ ...config, taskId: 'nope' })).rejects.toThrow(/does not exist/);
     await b.deletePushConfig('push', 'c1');
@@ -182,5 +208,16 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     const down = new PostgresTaskStore({ connection: 'postgresql://a2a@127.0.0.1:1/postgres', onError: () => {} });
     await expect(down.get('x')).rejects.toMatchObject({ type: 'Unavailable' });
     await down.close();
+  });
+});
+
+describe('text keys', () => {
+  it('escape NUL and backslash one-to-one', async () => {
+    const { fromKey, toKey } = await import('../src/text-key.js');
+    for (const value of ['plain', 'tenant\u0000user', 'a\\0b', '\\\u0000\\', '']) {
+      expect(toKey(value)).not.toContain('\u0000');
+      expect(fromKey(toKey(value))).toBe(value);
+    }
+    expect(toKey('a\\0b')).not.toBe(toKey('a\u0000b'));
   });
 });
