@@ -37,7 +37,12 @@ describe('webhook SSRF guard', () => {
     closers.push(() => sender.close());
     const server = await startServer({ agentCard: card, executor: executor as never, pushNotifications: sender });
     closers.push(server.close);
-    const task = (await server.rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { returnImmediately: true } })).body.result.task;
+    const task = (
+      await server.rpc('SendMessage', {
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        configuration: { returnImmediately: true },
+      })
+    ).body.result.task;
     for (const url of [
       'http://169.254.169.254/latest/meta-data/',
       'http://127.0.0.1:8080/hook',
@@ -56,7 +61,10 @@ describe('webhook SSRF guard', () => {
       expect(answer.body.error?.code, url).toBe(-32602);
       expect(answer.body.error?.message, url).toMatch(/url/);
     }
-    const ok = await server.rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: 'https://93.184.216.34/hook' });
+    const ok = await server.rpc('CreateTaskPushNotificationConfig', {
+      taskId: task.id,
+      url: 'https://93.184.216.34/hook',
+    });
     expect(ok.body.result?.url).toBe('https://93.184.216.34/hook');
     // Also through SendMessage's configuration.
     const viaSend = await server.rpc('SendMessage', {
@@ -74,7 +82,10 @@ describe('webhook SSRF guard', () => {
     closers.push(server.close);
     const answer = await server.rpc('SendMessage', {
       message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
-      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: `http://127.0.0.1:${target.port}/hook` } },
+      configuration: {
+        returnImmediately: true,
+        taskPushNotificationConfig: { url: `http://127.0.0.1:${target.port}/hook` },
+      },
     });
     expect(answer.body.result?.task).toBeDefined();
     const deadline = Date.now() + 3000;
@@ -96,7 +107,10 @@ describe('webhook SSRF guard', () => {
     closers.push(server.close);
     const answer = await server.rpc('SendMessage', {
       message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
-      configuration: { returnImmediately: true, taskPushNotificationConfig: { id: 'c', url: `http://rebind.example:${target.port}/hook` } },
+      configuration: {
+        returnImmediately: true,
+        taskPushNotificationConfig: { id: 'c', url: `http://rebind.example:${target.port}/hook` },
+      },
     });
     const taskId = answer.body.result.task.id;
     const deadline = Date.now() + 3000;
@@ -114,7 +128,10 @@ describe('webhook SSRF guard', () => {
       name: 'BlockedAddressError',
     });
     expect(target.hits()).toBe(0);
-    const allowed = await createGuardedFetch(new PushUrlGuard({ allow: ['127.0.0.1', '::1'] }))(url, { method: 'POST', body: '{}' });
+    const allowed = await createGuardedFetch(new PushUrlGuard({ allow: ['127.0.0.1', '::1'] }))(url, {
+      method: 'POST',
+      body: '{}',
+    });
     expect(allowed.status).toBe(200);
     expect(target.hits()).toBe(1);
   });

@@ -1,5 +1,11 @@
-export { createWebhookReceiver, WebhookReceiver, type NotificationHandler, type ReceiveResult, type WebhookReceiverOptions } from './receiver.js';
-export type { AnyNotification, Notification, NotificationKind, NotificationPayloads } from './notification.js';
 export { WebhookError } from './errors.js';
-export { safeEqual, type JwtVerification, type StandardWebhooksVerification } from './verifiers.js';
+export type { AnyNotification, Notification, NotificationKind, NotificationPayloads } from './notification.js';
+export {
+  createWebhookReceiver,
+  type NotificationHandler,
+  type ReceiveResult,
+  WebhookReceiver,
+  type WebhookReceiverOptions,
+} from './receiver.js';
 export { fromV03 } from './v03.js';
+export { type JwtVerification, type StandardWebhooksVerification, safeEqual } from './verifiers.js';

@@ -29,14 +29,26 @@ export interface Notification<K extends NotificationKind = NotificationKind> {
 
 export type AnyNotification = { [K in NotificationKind]: Notification<K> }[NotificationKind];
 
-export function toNotification(body: StreamResponse): Pick<AnyNotification, 'kind' | 'payload' | 'taskId' | 'contextId'> {
+export function toNotification(
+  body: StreamResponse,
+): Pick<AnyNotification, 'kind' | 'payload' | 'taskId' | 'contextId'> {
   if ('task' in body) return { kind: 'task', payload: body.task, taskId: body.task.id, contextId: body.task.contextId };
   if ('statusUpdate' in body) {
-    return { kind: 'statusUpdate', payload: body.statusUpdate, taskId: body.statusUpdate.taskId, contextId: body.statusUpdate.contextId };
+    return {
+      kind: 'statusUpdate',
+      payload: body.statusUpdate,
+      taskId: body.statusUpdate.taskId,
+      contextId: body.statusUpdate.contextId,
+    };
   }
   if ('artifactUpdate' in body) {
     const e = body.artifactUpdate;
     return { kind: 'artifactUpdate', payload: e, taskId: e.taskId, contextId: e.contextId };
   }
-  return { kind: 'message', payload: body.message, taskId: body.message.taskId ?? '', contextId: body.message.contextId };
+  return {
+    kind: 'message',
+    payload: body.message,
+    taskId: body.message.taskId ?? '',
+    contextId: body.message.contextId,
+  };
 }

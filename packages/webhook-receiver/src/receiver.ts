@@ -53,11 +53,16 @@ export class WebhookReceiver {
   constructor(private readonly options: WebhookReceiverOptions) {
     const { token, authorization, jwt, standardWebhooks, allowUnauthenticated } = options;
     if (!token && !authorization && !jwt && !standardWebhooks && !allowUnauthenticated) {
-      throw new Error('WebhookReceiver needs token, authorization, jwt or standardWebhooks (or allowUnauthenticated: true)');
+      throw new Error(
+        'WebhookReceiver needs token, authorization, jwt or standardWebhooks (or allowUnauthenticated: true)',
+      );
     }
     this.verifyJwt = jwt && jwtVerifier(jwt);
     this.verifyHmac = standardWebhooks && standardWebhooksVerifier(standardWebhooks);
-    this.seen = options.dedup === false ? undefined : new LRUCache({ max: options.dedup?.max ?? 10_000, ttl: options.dedup?.ttlMs ?? 86_400_000 });
+    this.seen =
+      options.dedup === false
+        ? undefined
+        : new LRUCache({ max: options.dedup?.max ?? 10_000, ttl: options.dedup?.ttlMs ?? 86_400_000 });
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   }
 
@@ -65,8 +70,8 @@ export class WebhookReceiver {
   on<K extends NotificationKind>(kind: K, handler: NotificationHandler<K>): () => void;
   on(kind: '*', handler: (notification: AnyNotification) => void | Promise<void>): () => void;
   on(kind: NotificationKind | '*', handler: (notification: never) => void | Promise<void>): () => void {
-    let set = this.handlers.get(kind);
-    if (!set) this.handlers.set(kind, (set = new Set()));
+    const set = this.handlers.get(kind) ?? new Set();
+    this.handlers.set(kind, set);
     const h = handler as NotificationHandler<NotificationKind>;
     set.add(h);
     return () => set.delete(h);
@@ -118,11 +123,15 @@ export class WebhookReceiver {
     }
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new WebhookError(400, `body is not an A2A notification (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+      throw new WebhookError(
+        400,
+        `body is not an A2A notification (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`,
+      );
     }
     const body = parsed.data;
     const base = toNotification(body);
-    if (jwtTaskId !== undefined && jwtTaskId !== base.taskId) throw new WebhookError(401, 'JWT taskId does not match the body');
+    if (jwtTaskId !== undefined && jwtTaskId !== base.taskId)
+      throw new WebhookError(401, 'JWT taskId does not match the body');
     const seqHeader = h.get('a2a-notification-seq');
     const seq = seqHeader !== null && /^\d+$/.test(seqHeader) ? Number(seqHeader) : undefined;
     return { ...base, body, id, seq, protocolVersion: v03 ? '0.3' : '1.0', verifiedBy, headers: h } as AnyNotification;
@@ -151,7 +160,10 @@ export class WebhookReceiver {
     return { duplicate: false };
   }
 
-  async verifyAndReceive(rawBody: string | Uint8Array | ArrayBuffer, headers: HeadersInit | Headers): Promise<ReceiveResult> {
+  async verifyAndReceive(
+    rawBody: string | Uint8Array | ArrayBuffer,
+    headers: HeadersInit | Headers,
+  ): Promise<ReceiveResult> {
     return this.receive(await this.verify(rawBody, headers));
   }
 
@@ -161,7 +173,8 @@ export class WebhookReceiver {
    * 404 unknown task, 413 too large, 415 wrong content type, 500 when a handler failed (the sender retries).
    */
   readonly handler = {
-    handle: (request: Request, options: { pathname?: string } = {}): Promise<Response | undefined> => this.handle(request, options),
+    handle: (request: Request, options: { pathname?: string } = {}): Promise<Response | undefined> =>
+      this.handle(request, options),
     fetch: async (request: Request, options: { pathname?: string } = {}): Promise<Response> =>
       (await this.handle(request, options)) ?? new Response('Not Found', { status: 404 }),
   };

@@ -17,7 +17,9 @@ export function fromV03(body: Json): Json {
     case 'message':
       return { message: message(body) };
     case 'status-update':
-      return { statusUpdate: pick({ ...body, status: status(body.status) }, ['taskId', 'contextId', 'status', 'metadata']) };
+      return {
+        statusUpdate: pick({ ...body, status: status(body.status) }, ['taskId', 'contextId', 'status', 'metadata']),
+      };
     case 'artifact-update':
       return {
         artifactUpdate: pick({ ...body, artifact: artifact(body.artifact) }, [
@@ -67,7 +69,10 @@ function message(m: unknown): unknown {
 
 function artifact(a: unknown): unknown {
   if (!isObject(a)) return a;
-  return { ...pick(a, ['artifactId', 'name', 'description', 'metadata', 'extensions']), parts: Array.isArray(a.parts) ? a.parts.map(part) : a.parts };
+  return {
+    ...pick(a, ['artifactId', 'name', 'description', 'metadata', 'extensions']),
+    parts: Array.isArray(a.parts) ? a.parts.map(part) : a.parts,
+  };
 }
 
 function part(p: unknown): unknown {
@@ -77,7 +82,10 @@ function part(p: unknown): unknown {
   if (p.kind === 'data') return { ...base, data: p.data };
   if (p.kind === 'file' && isObject(p.file)) {
     const f = p.file;
-    const meta = { ...(typeof f.name === 'string' && { filename: f.name }), ...(typeof f.mimeType === 'string' && { mediaType: f.mimeType }) };
+    const meta = {
+      ...(typeof f.name === 'string' && { filename: f.name }),
+      ...(typeof f.mimeType === 'string' && { mediaType: f.mimeType }),
+    };
     return f.bytes !== undefined ? { ...base, ...meta, raw: f.bytes } : { ...base, ...meta, url: f.uri };
   }
   return p;

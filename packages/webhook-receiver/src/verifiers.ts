@@ -1,11 +1,11 @@
-import { BODY_HASH_CLAIM, sha256Base64Url, SIGNATURE_HEADER, standardWebhooksSignature } from '@a2a/core';
+import { BODY_HASH_CLAIM, SIGNATURE_HEADER, sha256Base64Url, standardWebhooksSignature } from '@a2a/core';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
-  errors as joseErrors,
   type JSONWebKeySet,
   type JWTPayload,
   type JWTVerifyGetKey,
+  errors as joseErrors,
   jwtVerify,
 } from 'jose';
 import { WebhookError } from './errors.js';
@@ -54,13 +54,17 @@ export async function verifyToken(headers: Headers, expected: readonly string[])
 }
 
 /** The `Authorization` header the config's `authentication` produces (`<scheme> <credentials>`). */
-export async function verifyAuthorization(headers: Headers, expected: { scheme: string; credentials: string }): Promise<void> {
+export async function verifyAuthorization(
+  headers: Headers,
+  expected: { scheme: string; credentials: string },
+): Promise<void> {
   const header = headers.get('authorization');
   if (header === null) throw new WebhookError(401, 'missing Authorization header');
   const space = header.indexOf(' ');
   const scheme = space < 0 ? header : header.slice(0, space);
   const credentials = space < 0 ? '' : header.slice(space + 1).trim();
-  const ok = (await safeEqual(credentials, expected.credentials)) && scheme.toLowerCase() === expected.scheme.toLowerCase();
+  const ok =
+    (await safeEqual(credentials, expected.credentials)) && scheme.toLowerCase() === expected.scheme.toLowerCase();
   if (!ok) throw new WebhookError(401, 'Authorization does not match');
 }
 

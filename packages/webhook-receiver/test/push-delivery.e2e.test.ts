@@ -14,7 +14,11 @@ afterEach(async () => {
 describe('push delivery between two real servers', () => {
   it('delivers every event of a task in order, signed and with the token', async () => {
     const key = await generatePushSigningKey('k1');
-    const sender = createNodePushSender({ ...fast, ssrf: { allow: ['127.0.0.1'] }, signer: new PushSigner({ issuer: 'http://agent.test', keys: [key] }) });
+    const sender = createNodePushSender({
+      ...fast,
+      ssrf: { allow: ['127.0.0.1'] },
+      signer: new PushSigner({ issuer: 'http://agent.test', keys: [key] }),
+    });
     cleanups.push(() => sender.close());
     const agent = await startAgent(sender, chunkedExecutor(6));
     cleanups.push(agent.close);
@@ -32,7 +36,11 @@ describe('push delivery between two real servers', () => {
     receiver.on('*', (n) => void got.push(n));
 
     const taskId = await agent.startTask(webhook);
-    await until(() => got.some((n) => n.kind === 'statusUpdate' && n.payload.status.state === 'TASK_STATE_COMPLETED'), 5000, 'completion');
+    await until(
+      () => got.some((n) => n.kind === 'statusUpdate' && n.payload.status.state === 'TASK_STATE_COMPLETED'),
+      5000,
+      'completion',
+    );
 
     expect(got.every((n) => n.taskId === taskId)).toBe(true);
     expect(got.map((n) => (n.kind === 'statusUpdate' ? n.payload.status.state : n.kind))).toEqual([
@@ -56,13 +64,20 @@ describe('push delivery between two real servers', () => {
 
   it('loses nothing while the receiver is down, and the receiver drops the duplicates', async () => {
     const failures: unknown[] = [];
-    const sender = createNodePushSender({ ...fast, ssrf: { allow: ['127.0.0.1'] }, onDeliveryFailure: (f) => failures.push(f) });
+    const sender = createNodePushSender({
+      ...fast,
+      ssrf: { allow: ['127.0.0.1'] },
+      onDeliveryFailure: (f) => failures.push(f),
+    });
     cleanups.push(() => sender.close());
     let release!: () => void;
     const released = new Promise<void>((r) => {
       release = r;
     });
-    const agent = await startAgent(sender, chunkedExecutor(20, async (_ctx, i) => (i === 10 ? released : undefined)));
+    const agent = await startAgent(
+      sender,
+      chunkedExecutor(20, async (_ctx, i) => (i === 10 ? released : undefined)),
+    );
     cleanups.push(agent.close);
 
     const receiver = createWebhookReceiver({ token: 'secret-token' });
@@ -110,7 +125,11 @@ describe('push delivery between two real servers', () => {
   });
 
   it('a webhook that hangs does not delay another task', async () => {
-    const sender = createNodePushSender({ retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 }, timeoutMs: 10_000, ssrf: { allow: ['127.0.0.1'] } });
+    const sender = createNodePushSender({
+      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+      timeoutMs: 10_000,
+      ssrf: { allow: ['127.0.0.1'] },
+    });
     cleanups.push(() => sender.close());
     const agent = await startAgent(sender, chunkedExecutor(3));
     cleanups.push(agent.close);

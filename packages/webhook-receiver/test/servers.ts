@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   type A2AHandlerOptions,
-  type AgentExecutor,
   type AgentContext,
+  type AgentExecutor,
   createA2AHandler,
   type PushSender,
 } from '@a2a/core';
@@ -57,6 +57,7 @@ export async function startAgent(sender: PushSender, executor: AgentExecutor, ex
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
     });
+    // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field
     return (await response.json()) as { result?: any; error?: { code: number; message: string } };
   };
   /** Starts a task that reports to `webhook`; returns its id. */

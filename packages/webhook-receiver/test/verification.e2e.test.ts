@@ -17,7 +17,12 @@ const closers: (() => Promise<void> | void)[] = [];
 beforeAll(async () => {
   const key = await generatePushSigningKey('k1');
   signer = new PushSigner({ issuer: ISSUER, keys: [key] });
-  const sender = createNodePushSender({ ssrf: { allow: ['127.0.0.1'] }, signer, standardWebhooksSecret: SECRET, retry: { maxAttempts: 1 } });
+  const sender = createNodePushSender({
+    ssrf: { allow: ['127.0.0.1'] },
+    signer,
+    standardWebhooksSecret: SECRET,
+    retry: { maxAttempts: 1 },
+  });
   closers.push(() => sender.close());
   const agent = await startAgent(sender, chunkedExecutor(0));
   closers.push(agent.close);
@@ -43,15 +48,20 @@ async function serve(receiver: WebhookReceiver) {
   const rx = await startReceiver(receiver);
   closers.push(rx.close);
   return (body: string | Buffer, headers: Record<string, string>) =>
-    fetch(`${rx.url}/hook`, { method: 'POST', headers, body });
+    fetch(`${rx.url}/hook`, { method: 'POST', headers, body: body as BodyInit });
 }
 
 const headersOf = (c: NonNullable<typeof captured>, drop: string[] = []) =>
-  Object.fromEntries(Object.entries(c.headers).filter(([k]) => !['host', 'content-length', 'connection', ...drop].includes(k)));
+  Object.fromEntries(
+    Object.entries(c.headers).filter(([k]) => !['host', 'content-length', 'connection', ...drop].includes(k)),
+  );
 
 describe('receiver verification against a real agent notification', () => {
   it('accepts the genuine JWT-signed notification once; a replay is acknowledged without running handlers', async () => {
-    const receiver = createWebhookReceiver({ token: 'secret-token', jwt: { jwks: await signer.jwks(), issuer: ISSUER, audience: webhook } });
+    const receiver = createWebhookReceiver({
+      token: 'secret-token',
+      jwt: { jwks: await signer.jwks(), issuer: ISSUER, audience: webhook },
+    });
     let runs = 0;
     receiver.on('statusUpdate', () => void runs++);
     const post = await serve(receiver);
@@ -79,10 +89,21 @@ describe('receiver verification against a real agent notification', () => {
     const forged = await attacker.sign({ body: c.body, audience: webhook, jti: 'forged-1', taskId: 'x' });
     expect((await post(c.body, { ...headersOf(c), [SIGNATURE_HEADER]: forged })).status).toBe(401);
 
-    const old = await signer.sign({ body: c.body, audience: webhook, jti: 'old-1', taskId: 'x', now: Date.now() - 15 * 60_000 });
+    const old = await signer.sign({
+      body: c.body,
+      audience: webhook,
+      jti: 'old-1',
+      taskId: 'x',
+      now: Date.now() - 15 * 60_000,
+    });
     expect((await post(c.body, { ...headersOf(c), [SIGNATURE_HEADER]: old })).status).toBe(401);
 
-    const elsewhere = await signer.sign({ body: c.body, audience: 'https://other.example/hook', jti: 'aud-1', taskId: 'x' });
+    const elsewhere = await signer.sign({
+      body: c.body,
+      audience: 'https://other.example/hook',
+      jti: 'aud-1',
+      taskId: 'x',
+    });
     expect((await post(c.body, { ...headersOf(c), [SIGNATURE_HEADER]: elsewhere })).status).toBe(401);
 
     expect((await post(c.body, headersOf(c, [SIGNATURE_HEADER]))).status).toBe(401);
@@ -97,9 +118,16 @@ describe('receiver verification against a real agent notification', () => {
     expect((await post(c.body, headersOf(c))).status).toBe(200);
     const stale = Math.floor(Date.now() / 1000) - 3600;
     const staleSig = await standardWebhooksSignature(SECRET, 'stale-1', stale, c.body);
-    const staleHeaders = { ...headersOf(c), 'webhook-id': 'stale-1', 'webhook-timestamp': String(stale), 'webhook-signature': staleSig };
+    const staleHeaders = {
+      ...headersOf(c),
+      'webhook-id': 'stale-1',
+      'webhook-timestamp': String(stale),
+      'webhook-signature': staleSig,
+    };
     expect((await post(c.body, staleHeaders)).status).toBe(401);
-    expect((await post(Buffer.concat([c.body, Buffer.from(' ')]), { ...headersOf(c), 'webhook-id': 'other' })).status).toBe(401);
+    expect(
+      (await post(Buffer.concat([c.body, Buffer.from(' ')]), { ...headersOf(c), 'webhook-id': 'other' })).status,
+    ).toBe(401);
   });
 
   it('answers 401 for a wrong token, 415 for a wrong type, 400 for a malformed body, and parses v0.3 bodies', async () => {
@@ -113,7 +141,13 @@ describe('receiver verification against a real agent notification', () => {
     expect((await post('{}', { ...json, 'content-type': 'text/plain' })).status).toBe(415);
     expect((await post('{not json', json)).status).toBe(400);
     expect((await post('{"statusUpdate":{"taskId":"t"}}', json)).status).toBe(400);
-    const v03 = { kind: 'status-update', taskId: 't1', contextId: 'c1', final: false, status: { state: 'input-required' } };
+    const v03 = {
+      kind: 'status-update',
+      taskId: 't1',
+      contextId: 'c1',
+      final: false,
+      status: { state: 'input-required' },
+    };
     expect((await post(JSON.stringify(v03), { ...json, 'a2a-notification-id': 'v03-1' })).status).toBe(200);
     expect(seen).toEqual(['0.3 TASK_STATE_INPUT_REQUIRED']);
   });
@@ -126,9 +160,16 @@ describe('receiver verification against a real agent notification', () => {
   it('keeps verifying tokens of the previous key after a rotation (kid)', async () => {
     const next = await generatePushSigningKey('k2');
     const oldKey = (await signer.jwks()).keys[0] as object;
-    const rotated = createWebhookReceiver({ jwt: { jwks: { keys: [{ ...next.publicJwk }, oldKey] }, issuer: ISSUER, audience: webhook } });
+    const rotated = createWebhookReceiver({
+      jwt: { jwks: { keys: [{ ...next.publicJwk }, oldKey] }, issuer: ISSUER, audience: webhook },
+    });
     const c = captured as NonNullable<typeof captured>;
-    const fromOld = await signer.sign({ body: c.body, audience: webhook, jti: 'rot-1', taskId: JSON.parse(c.body.toString()).statusUpdate.taskId });
+    const fromOld = await signer.sign({
+      body: c.body,
+      audience: webhook,
+      jti: 'rot-1',
+      taskId: JSON.parse(c.body.toString()).statusUpdate.taskId,
+    });
     const n = await rotated.verify(c.body, { ...headersOf(c), [SIGNATURE_HEADER]: fromOld });
     expect(n.id).toBe('rot-1');
     const both = new PushSigner({ issuer: ISSUER, keys: [next] });

@@ -30,17 +30,21 @@ export function createGuardedFetch(
 ): (url: string, init: RequestInit) => Promise<Response> {
   const lookup: LookupFunction = (hostname, options, callback) => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-    resolveAll(hostname, family).then((addresses) => {
-      try {
-        for (const { address } of addresses) guard.assertAddress(hostname, address);
-      } catch (blocked) {
-        return callback(blocked as NodeJS.ErrnoException, '', 0);
-      }
-      const first = addresses[0] as LookupAddress | undefined;
-      if (!first) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-      if (options.all) callback(null, addresses);
-      else callback(null, first.address, first.family);
-    }, (error: NodeJS.ErrnoException) => callback(error, '', 0));
+    resolveAll(hostname, family).then(
+      (addresses) => {
+        try {
+          for (const { address } of addresses) guard.assertAddress(hostname, address);
+        } catch (blocked) {
+          return callback(blocked as NodeJS.ErrnoException, '', 0);
+        }
+        const first = addresses[0] as LookupAddress | undefined;
+        if (!first)
+          return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (options.all) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 
   return (input, init) =>
@@ -61,7 +65,8 @@ export function createGuardedFetch(
         headers[key] = value;
       });
       const body = init.body as Uint8Array | string | undefined | null;
-      if (body != null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      if (body != null)
+        headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
       const options: http.RequestOptions & { autoSelectFamily: boolean } = {
         method: init.method ?? 'GET',
         headers,

@@ -10,7 +10,14 @@ import {
 } from './delivery-state.js';
 import type { PushNotificationHook } from './push-hook.js';
 import { type PushSigner, SIGNATURE_HEADER } from './push-signer.js';
-import { backoffDelay, type ResolvedRetryPolicy, type RetryPolicy, resolveRetryPolicy, retryAfterMs, sleep } from './retry-policy.js';
+import {
+  backoffDelay,
+  type ResolvedRetryPolicy,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryAfterMs,
+  sleep,
+} from './retry-policy.js';
 import { createPushUrlValidator, type HostResolver, PushUrlGuard, type PushUrlPolicy } from './ssrf-guard.js';
 import { standardWebhooksSignature } from './standard-webhooks.js';
 
@@ -129,7 +136,11 @@ export class PushSender implements PushNotificationHook {
         await pushStore.savePushConfig(config);
         const existing = await this.states.get(config.taskId, config.id);
         if (!existing || existing.health === 'disabled') {
-          await this.states.set(config.taskId, config.id, { lastDeliveredSeq: version, health: 'active', consecutiveFailures: 0 });
+          await this.states.set(config.taskId, config.id, {
+            lastDeliveredSeq: version,
+            health: 'active',
+            consecutiveFailures: 0,
+          });
         }
         this.watch(config.taskId, version);
       },
@@ -209,7 +220,13 @@ export class PushSender implements PushNotificationHook {
       const key = `${record.taskId}\u0000${config.id}`;
       let queue = this.queues.get(key);
       if (!queue) {
-        queue = new ConfigQueue(record.taskId, config.id, (q) => this.drain(q), (q) => this.queueDone(q), this.onError);
+        queue = new ConfigQueue(
+          record.taskId,
+          config.id,
+          (q) => this.drain(q),
+          (q) => this.queueDone(q),
+          this.onError,
+        );
         this.queues.set(key, queue);
       }
       queue.push(record);
@@ -242,7 +259,11 @@ export class PushSender implements PushNotificationHook {
   }
 
   /** One event to one config, retried within the budget; updates the cursor and health. */
-  private async deliver(config: TaskPushNotificationConfig, record: TaskEventRecord, state: PushDeliveryState): Promise<void> {
+  private async deliver(
+    config: TaskPushNotificationConfig,
+    record: TaskEventRecord,
+    state: PushDeliveryState,
+  ): Promise<void> {
     const payload = this.serialize(record, config);
     const save = (next: PushDeliveryState) => this.states.set(config.taskId, config.id, next);
     if (!payload) return save({ ...state, lastDeliveredSeq: record.seq });
@@ -256,7 +277,14 @@ export class PushSender implements PushNotificationHook {
       outcome = await this.attempt(config, record, notificationId, payload.contentType, body);
       if (outcome.kind === 'ok') {
         await save({ lastDeliveredSeq: record.seq, health: 'active', consecutiveFailures: 0 });
-        this.options.onDelivered?.({ taskId: config.taskId, configId: config.id, seq: record.seq, notificationId, attempts, status: outcome.status });
+        this.options.onDelivered?.({
+          taskId: config.taskId,
+          configId: config.id,
+          seq: record.seq,
+          notificationId,
+          attempts,
+          status: outcome.status,
+        });
         return;
       }
       if (outcome.kind !== 'retry' || attempts >= budget) break;
@@ -288,7 +316,9 @@ export class PushSender implements PushNotificationHook {
       this.onError(error);
     }
     if (!this.options.onDeliveryFailure) {
-      console.warn(`[a2a push] gave up on ${failure.notificationId} to ${redact(config.url)} after ${attempts} attempts: ${failure.reason}`);
+      console.warn(
+        `[a2a push] gave up on ${failure.notificationId} to ${redact(config.url)} after ${attempts} attempts: ${failure.reason}`,
+      );
     }
   }
 
@@ -310,7 +340,13 @@ export class PushSender implements PushNotificationHook {
     const signal = AbortSignal.any([this.closed.signal, AbortSignal.timeout(this.timeoutMs)]);
     let response: Response;
     try {
-      response = await this.fetchFn(config.url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, redirect: 'manual', signal });
+      response = await this.fetchFn(config.url, {
+        method: 'POST',
+        headers,
+        body: body as Uint8Array<ArrayBuffer>,
+        redirect: 'manual',
+        signal,
+      });
     } catch (error) {
       if (isBlockedAddress(error)) return { kind: 'disable', reason: errorMessage(error) };
       const timedOut = signal.aborted && !this.closed.signal.aborted;
@@ -322,9 +358,18 @@ export class PushSender implements PushNotificationHook {
     if (status >= 200 && status < 300) return { kind: 'ok', status };
     if (status === 410) return { kind: 'disable', status, reason: 'webhook answered 410 Gone' };
     if (status === 413) return { kind: 'drop', status, reason: 'webhook answered 413: notification too large' };
-    if (status >= 300 && status < 400) return { kind: 'drop', status, reason: `webhook answered a redirect (${status}); redirects are not followed` };
-    const retryAfter = status === 429 || status === 503 ? retryAfterMs(response.headers.get('retry-after'), this.retry.maxDelayMs) : undefined;
-    return { kind: 'retry', status, reason: `webhook answered ${status}`, ...(retryAfter !== undefined && { retryAfterMs: retryAfter }) };
+    if (status >= 300 && status < 400)
+      return { kind: 'drop', status, reason: `webhook answered a redirect (${status}); redirects are not followed` };
+    const retryAfter =
+      status === 429 || status === 503
+        ? retryAfterMs(response.headers.get('retry-after'), this.retry.maxDelayMs)
+        : undefined;
+    return {
+      kind: 'retry',
+      status,
+      reason: `webhook answered ${status}`,
+      ...(retryAfter !== undefined && { retryAfterMs: retryAfter }),
+    };
   }
 
   private async headers(
@@ -350,9 +395,15 @@ export class PushSender implements PushNotificationHook {
       typeof this.options.standardWebhooksSecret === 'function'
         ? this.options.standardWebhooksSecret(config)
         : this.options.standardWebhooksSecret;
-    if (secret) headers.set('webhook-signature', await standardWebhooksSignature(secret, notificationId, timestamp, body));
+    if (secret)
+      headers.set('webhook-signature', await standardWebhooksSignature(secret, notificationId, timestamp, body));
     if (this.options.signer) {
-      const jwt = await this.options.signer.sign({ body, audience: config.url, jti: notificationId, taskId: config.taskId });
+      const jwt = await this.options.signer.sign({
+        body,
+        audience: config.url,
+        jti: notificationId,
+        taskId: config.taskId,
+      });
       headers.set(SIGNATURE_HEADER, jwt);
     }
     return headers;
@@ -430,7 +481,8 @@ const errorMessage = (error: unknown): string => {
 
 const isBlockedAddress = (error: unknown): boolean =>
   error instanceof Error &&
-  (error.name === 'BlockedAddressError' || (error.cause instanceof Error && error.cause.name === 'BlockedAddressError'));
+  (error.name === 'BlockedAddressError' ||
+    (error.cause instanceof Error && error.cause.name === 'BlockedAddressError'));
 
 /** URLs may carry secrets in the query: log origin and path only. */
 const redact = (url: string): string => {

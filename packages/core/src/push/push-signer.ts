@@ -51,14 +51,21 @@ export class PushSigner {
     const first = options.keys[0];
     if (!first) throw new Error('PushSigner needs at least one key');
     this.activeKid = options.activeKid ?? first.kid;
-    if (!options.keys.some((k) => k.kid === this.activeKid)) throw new Error(`No signing key with kid ${this.activeKid}`);
+    if (!options.keys.some((k) => k.kid === this.activeKid))
+      throw new Error(`No signing key with kid ${this.activeKid}`);
     this.ttlSeconds = options.ttlSeconds ?? 300;
     this.prepared = Promise.all(options.keys.map(prepare));
     this.prepared.catch(() => {}); // surfaced by sign()/jwks()
   }
 
   /** A compact JWT binding the body bytes, the webhook URL (`aud`), the notification id (`jti`) and the task. */
-  async sign(input: { body: Uint8Array; audience: string; jti: string; taskId: string; now?: number }): Promise<string> {
+  async sign(input: {
+    body: Uint8Array;
+    audience: string;
+    jti: string;
+    taskId: string;
+    now?: number;
+  }): Promise<string> {
     const keys = await this.prepared;
     const key = keys.find((k) => k.kid === this.activeKid) as PreparedKey;
     const iat = Math.floor((input.now ?? Date.now()) / 1000);

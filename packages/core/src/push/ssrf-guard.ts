@@ -44,15 +44,15 @@ export class PushUrlGuard {
     this.maxUrlLength = policy.maxUrlLength ?? 2048;
     for (const entry of policy.allow ?? []) {
       if (entry.includes('/')) this.networks.push(ipaddr.parseCIDR(entry));
-      else if (ipaddr.isValid(stripBrackets(entry))) this.networks.push(hostNetwork(ipaddr.parse(stripBrackets(entry))));
+      else if (ipaddr.isValid(stripBrackets(entry)))
+        this.networks.push(hostNetwork(ipaddr.parse(stripBrackets(entry))));
       else this.hosts.add(entry.toLowerCase());
     }
   }
 
   /** Checks the URL's form, and its host when it is an IP literal or a local name. Throws InvalidParams (-32602). */
   checkUrl(raw: string): URL {
-    const reject = (why: string) =>
-      invalidParams(`Invalid params: url: ${why}`, [{ field: 'url', description: why }]);
+    const reject = (why: string) => invalidParams(`Invalid params: url: ${why}`, [{ field: 'url', description: why }]);
     if (raw.length > this.maxUrlLength) throw reject(`webhook URL is longer than ${this.maxUrlLength} characters`);
     let url: URL;
     try {
@@ -71,7 +71,8 @@ export class PushUrlGuard {
     }
     if (ipaddr.isValid(host)) {
       const range = this.blockedRange(host);
-      if (range) throw reject(`webhook address ${host} is ${range}, not a public address; allow-list it for local development`);
+      if (range)
+        throw reject(`webhook address ${host} is ${range}, not a public address; allow-list it for local development`);
     }
     return url;
   }
@@ -132,4 +133,7 @@ export function createPushUrlValidator(guard: PushUrlGuard, resolve?: HostResolv
 }
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
-const hostNetwork = (ip: ipaddr.IPv4 | ipaddr.IPv6): [ipaddr.IPv4 | ipaddr.IPv6, number] => [ip, ip.kind() === 'ipv4' ? 32 : 128];
+const hostNetwork = (ip: ipaddr.IPv4 | ipaddr.IPv6): [ipaddr.IPv4 | ipaddr.IPv6, number] => [
+  ip,
+  ip.kind() === 'ipv4' ? 32 : 128,
+];

@@ -2,7 +2,12 @@
  * Standard Webhooks signing (https://www.standardwebhooks.com): `webhook-signature: v1,<base64 HMAC-SHA256>` over
  * `${webhook-id}.${webhook-timestamp}.${body}` with a `whsec_`-prefixed base64 secret. WebCrypto only.
  */
-export async function standardWebhooksSignature(secret: string, id: string, timestamp: number, body: Uint8Array): Promise<string> {
+export async function standardWebhooksSignature(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: Uint8Array,
+): Promise<string> {
   const key = await hmacKey(secret);
   const prefix = new TextEncoder().encode(`${id}.${timestamp}.`);
   const message = new Uint8Array(prefix.length + body.length);
