@@ -4,15 +4,21 @@
 
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createA2AHandler, InMemoryTaskStore, type PushConfigStore, type TaskStore } from '@a2a/core';
+import {
+  createA2AHandler,
+  type ExecutionCoordinator,
+  InMemoryTaskStore,
+  type PushConfigStore,
+  type TaskStore,
+} from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import pg from 'pg';
-import { PostgresTaskStore } from '../src/index.js';
+import { PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
-async function measure(name: string, taskStore: TaskStore & PushConfigStore) {
+async function measure(name: string, taskStore: TaskStore & PushConfigStore, coordinator?: ExecutionCoordinator) {
   const a2a = createA2AHandler({
     agentCard: {
       name: 'bench',
@@ -27,6 +33,7 @@ async function measure(name: string, taskStore: TaskStore & PushConfigStore) {
       },
     },
     taskStore,
+    ...(coordinator && { coordinator }),
   });
   const server = createServer(createNodeHandler(a2a));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -80,7 +87,12 @@ const dbUrl = new URL(baseUrl);
 dbUrl.pathname = `/${name}`;
 const store = await PostgresTaskStore.connect({ connection: dbUrl.toString() });
 const postgres = await measure('postgresql', store);
+const coordinator = new PostgresExecutionCoordinator({ store });
+const leased = await measure('pg + leases', store, coordinator);
+coordinator.close();
 await store.close();
 await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
 await admin.end();
-console.log(`PostgreSQL / in-memory: ${((postgres / memory) * 100).toFixed(1)}%`);
+console.log(
+  `PostgreSQL / in-memory: ${((postgres / memory) * 100).toFixed(1)}% (with execution leases: ${((leased / memory) * 100).toFixed(1)}%)`,
+);
