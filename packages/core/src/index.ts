@@ -19,3 +19,4 @@ export {
 export { isJsonContentType, readBodyText } from './http/body.js';
 export { SSE_HEADERS, dataFrame, errorEventFrame } from './http/sse.js';
 export * from './push/index.js';
+export * from './compat/index.js';

@@ -73,6 +73,7 @@ describe('agent card', () => {
     expect(body.supportedInterfaces).toEqual([
       { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${s.url}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ]);
     expect(body).toMatchObject({ name: 'Test agent', defaultInputModes: ['text/plain'], capabilities: { streaming: true } });
     const etag = r.headers.get('etag') as string;

@@ -1,9 +1,10 @@
+import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../compat/card-routes.js';
+import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
 import { A2AError, isA2AError } from '../errors.js';
 import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
 import type { A2AUser, CallContext } from '../server/agent-executor.js';
 import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
-import { AgentCardRoute } from './agent-card-route.js';
 import { isJsonContentType } from './body.js';
 import { serveJsonRpc } from './json-rpc.js';
 import { requestSignal } from './prepared.js';
@@ -48,12 +49,27 @@ export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
   earlyStreamErrors?: 'json' | 'event-stream';
   /** `Cache-Control: max-age` of the agent card. Default 300 s. */
   cardMaxAgeSeconds?: number;
+  /** Also serve the v0.3/v0.2 and v0.1 JSON-RPC wires (translated at the edge). Default true. */
+  legacyVersions?: boolean;
+  /**
+   * Spec-literal negotiation: a request without `A2A-Version` is read as 0.3. Default false: without the header,
+   * JSON-RPC is routed by method name (PascalCase = 1.0, `a/b` = older) and REST is 1.0.
+   */
+  strictVersionHeader?: boolean;
+  /**
+   * The card for requests to the v1.0 card path without `A2A-Version`: 'superset' (default; v1.0 card plus the v0.3
+   * fields older clients need) or 'v1' (the plain v1.0 card). `/.well-known/agent.json` and 0.x requests always get
+   * the superset card; `A2A-Version: 1.0` the plain one.
+   */
+  headerlessCard?: CardVariant;
+  /** Sign the served cards (JWS over the JCS form); the public keys are served at `routes.jwks`. */
+  signAgentCard?: CardSigningOptions;
   /** Caller identity for Fetch-native hosts (adapters pass theirs through `handle`). */
   context?: (request: Request) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
 }
 
 const CARD_PATH = '/.well-known/agent-card.json';
-const SERVED_VERSIONS = new Set(['1.0']);
+const LEGACY_CARD_PATH = '/.well-known/agent.json';
 
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
@@ -69,6 +85,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     earlyErrors: options.earlyStreamErrors ?? 'json',
     onError,
   } as const;
+  const policy: VersionPolicy = { legacy: options.legacyVersions ?? true, strictVersionHeader: options.strictVersionHeader ?? false };
+  const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
   const interfaces = (baseUrl: string): AgentInterface[] => {
@@ -78,6 +96,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     }
     if (restPath !== false) {
       out.push({ url: joinUrl(baseUrl, restPath), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
+    }
+    if (jsonRpcPath !== false && policy.legacy) {
+      out.push({ url: joinUrl(baseUrl, jsonRpcPath), protocolBinding: PROTOCOL_BINDINGS.jsonrpc, protocolVersion: '0.3' });
     }
     return out;
   };
@@ -90,7 +111,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       supportedInterfaces: input.supportedInterfaces?.length ? input.supportedInterfaces : interfaces(baseUrl),
     }) as AgentCard;
   const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
-  const cardRoute = new AgentCardRoute(agentCard, options.cardMaxAgeSeconds ?? 300);
+  const cards = new VersionedCardRoutes(agentCard, {
+    maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
+    headerless: policy.legacy ? (options.headerlessCard ?? 'superset') : 'v1',
+    signing: options.signAgentCard,
+    jwksUrl: (baseUrl) => joinUrl(baseUrl, jwksPath),
+  });
 
   async function handle(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
     const url = new URL(request.url);
@@ -99,9 +125,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const baseUrl = options.publicUrl ?? `${url.origin}${mount}`;
     const method = request.method;
 
-    if (path === cardPath && (method === 'GET' || method === 'HEAD')) return cardRoute.serve(request, baseUrl, {});
-    // The push signer's public keys, when notifications are signed.
-    const jwks = path === jwksPath && (method === 'GET' || method === 'HEAD') ? engine.pushNotifications?.jwksResponse?.() : undefined;
+    const legacyCard = policy.legacy && path === LEGACY_CARD_PATH;
+    if ((path === cardPath || legacyCard) && (method === 'GET' || method === 'HEAD')) {
+      return cards.serve(request, baseUrl, cards.variant(requestedVersion(request, url), legacyCard));
+    }
+    // The push signer's and the card signer's public keys.
+    const jwks =
+      path === jwksPath && (method === 'GET' || method === 'HEAD') ? await cards.jwks(await engine.pushNotifications?.jwksResponse?.()) : undefined;
     if (jwks) return jwks;
 
     const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
@@ -118,11 +148,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
 
     try {
       const version = requestedVersion(request, url);
-      if (version !== undefined && !SERVED_VERSIONS.has(version)) {
-        throw new A2AError('VersionNotSupported', `A2A version ${version} is not supported (served: 1.0)`, {
-          metadata: { requested: version, supported: '1.0' },
-        });
-      }
+      checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : 'rest');
       if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
         throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
       }
@@ -140,7 +166,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         lastEventId: request.headers.get('last-event-id') ?? undefined,
       };
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
-      const routeSettings = { ...settings, headers };
+      const routeSettings = { ...settings, headers, versions: versionRouter?.(version) };
       return isJsonRpc
         ? await serveJsonRpc(request, env, routeSettings)
         : await serveRest(request, url, restMatch as Exclude<typeof restMatch, { allowed: string[] } | undefined>, env, routeSettings);

@@ -1,3 +1,4 @@
+import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { readBodyText } from './body.js';
@@ -62,12 +63,15 @@ export function parseParams(operation: Operation, params: unknown): unknown {
 export async function serveJsonRpc(
   request: Request,
   env: OperationEnv,
-  settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
+  settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit; versions?: JsonRpcVersionRouter | undefined },
 ): Promise<Response> {
   let id: JsonRpcId = null;
   try {
     const call = parseJsonRpc(await readBodyText(request, settings.maxBodyBytes));
     id = call.id;
+    // Older wires (v0.3/v0.2/v0.1, compat/) answer here; `undefined` means the call is read as v1.0.
+    const routed = await settings.versions?.(call, env, settings);
+    if (routed) return routed;
     const operation = (OPERATIONS as Record<string, Operation>)[call.method];
     if (!operation || !Object.hasOwn(OPERATIONS, call.method)) {
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}`);

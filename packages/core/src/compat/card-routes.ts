@@ -1,0 +1,92 @@
+import type { JWK } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { AgentCardRoute } from '../http/agent-card-route.js';
+import type { AgentCard } from '../schemas/agent-card.js';
+import { type CardSigningKey, signAgentCard } from './card-signing.js';
+import { toSupersetAgentCard } from './v03-card.js';
+
+/** Which card a request gets: the v1.0 card, or the superset card that v0.3/v0.2 clients can parse too. */
+export type CardVariant = 'v1' | 'superset';
+
+export interface CardSigningOptions {
+  keys: CardSigningKey[];
+}
+
+export interface VersionedCardOptions {
+  maxAgeSeconds: number;
+  /** Card for requests without `A2A-Version` at the v1.0 path: 'superset' (default) or 'v1'. */
+  headerless: CardVariant;
+  signing?: CardSigningOptions | undefined;
+  /** Absolute JWKS URL for a base URL (the `jku` of card signatures). */
+  jwksUrl: (baseUrl: string) => string;
+}
+
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+
+/** Serves the card per version (with `Vary: A2A-Version`), signed when keys are configured, and the card JWKS. */
+export class VersionedCardRoutes {
+  private readonly ready = new Map<string, object>();
+  private readonly pending = new LRUCache<string, Promise<object>>({ max: 64 });
+  private readonly routes: Record<CardVariant, AgentCardRoute>;
+
+  constructor(
+    private readonly build: (baseUrl: string) => AgentCard,
+    private readonly options: VersionedCardOptions,
+  ) {
+    const route = (variant: CardVariant) =>
+      new AgentCardRoute((baseUrl) => this.ready.get(`${variant} ${baseUrl}`) as AgentCard, options.maxAgeSeconds);
+    this.routes = { v1: route('v1'), superset: route('superset') };
+  }
+
+  /** Legacy path, `A2A-Version: 0.x`, or (by default) no header ⇒ superset; `1.0` (or any other) ⇒ v1.0. */
+  variant(requested: string | undefined, legacyPath: boolean): CardVariant {
+    if (legacyPath || (requested !== undefined && requested.startsWith('0.'))) return 'superset';
+    return requested === undefined ? this.options.headerless : 'v1';
+  }
+
+  async serve(request: Request, baseUrl: string, variant: CardVariant): Promise<Response> {
+    const key = `${variant} ${baseUrl}`;
+    let card = this.pending.get(key);
+    if (!card) {
+      card = this.make(baseUrl, variant);
+      this.pending.set(key, card);
+    }
+    this.ready.set(key, await card);
+    try {
+      return this.routes[variant].serve(request, baseUrl, {});
+    } finally {
+      this.ready.delete(key);
+    }
+  }
+
+  private async make(baseUrl: string, variant: CardVariant): Promise<object> {
+    const card = this.build(baseUrl);
+    const body = variant === 'v1' ? card : toSupersetAgentCard(card);
+    const signing = this.options.signing;
+    if (!signing) return body;
+    const jku = this.options.jwksUrl(baseUrl);
+    return signAgentCard(body, signing.keys.map((k) => ({ jku, ...k })));
+  }
+
+  /** The card keys' public JWKs (merged with the push signer's JWKS when both exist). */
+  async jwks(push: Response | undefined): Promise<Response | undefined> {
+    const keys: JWK[] = (this.options.signing?.keys ?? []).map(publicJwk);
+    if (push) {
+      if (keys.length === 0) return push;
+      const pushed = (await push.json()) as { keys?: JWK[] };
+      keys.unshift(...(pushed.keys ?? []));
+    }
+    if (keys.length === 0) return undefined;
+    return new Response(JSON.stringify({ keys }), {
+      headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' },
+    });
+  }
+}
+
+function publicJwk(key: CardSigningKey): JWK {
+  const source = key.publicJwk ?? (typeof (key.privateKey as JWK).kty === 'string' ? (key.privateKey as JWK) : undefined);
+  if (!source) throw new Error(`Card signing key ${key.kid}: a CryptoKey private key needs publicJwk`);
+  const jwk: JWK = { ...source };
+  for (const member of PRIVATE_JWK_MEMBERS) delete jwk[member];
+  return { ...jwk, kid: key.kid, alg: key.alg ?? source.alg ?? 'ES256', use: 'sig' };
+}
