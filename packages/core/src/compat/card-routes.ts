@@ -40,7 +40,7 @@ export class VersionedCardRoutes {
 
   /** Legacy path, `A2A-Version: 0.x`, or (by default) no header ⇒ superset; `1.0` (or any other) ⇒ v1.0. */
   variant(requested: string | undefined, legacyPath: boolean): CardVariant {
-    if (legacyPath || (requested !== undefined && requested.startsWith('0.'))) return 'superset';
+    if (legacyPath || requested?.startsWith('0.')) return 'superset';
     return requested === undefined ? this.options.headerless : 'v1';
   }
 
@@ -65,7 +65,10 @@ export class VersionedCardRoutes {
     const signing = this.options.signing;
     if (!signing) return body;
     const jku = this.options.jwksUrl(baseUrl);
-    return signAgentCard(body, signing.keys.map((k) => ({ jku, ...k })));
+    return signAgentCard(
+      body,
+      signing.keys.map((k) => ({ jku, ...k })),
+    );
   }
 
   /** The card keys' public JWKs (merged with the push signer's JWKS when both exist). */
@@ -84,7 +87,8 @@ export class VersionedCardRoutes {
 }
 
 function publicJwk(key: CardSigningKey): JWK {
-  const source = key.publicJwk ?? (typeof (key.privateKey as JWK).kty === 'string' ? (key.privateKey as JWK) : undefined);
+  const source =
+    key.publicJwk ?? (typeof (key.privateKey as JWK).kty === 'string' ? (key.privateKey as JWK) : undefined);
   if (!source) throw new Error(`Card signing key ${key.kid}: a CryptoKey private key needs publicJwk`);
   const jwk: JWK = { ...source };
   for (const member of PRIVATE_JWK_MEMBERS) delete jwk[member];

@@ -90,7 +90,10 @@ export function canonicalAgentCard(card: object): string {
 const encoder = new TextEncoder();
 
 /** Returns the card with one signature per key (replacing any it had). */
-export async function signAgentCard<T extends object>(card: T, keys: CardSigningKey[]): Promise<T & { signatures: AgentCardSignature[] }> {
+export async function signAgentCard<T extends object>(
+  card: T,
+  keys: CardSigningKey[],
+): Promise<T & { signatures: AgentCardSignature[] }> {
   if (keys.length === 0) throw new Error('signAgentCard needs at least one key');
   const payload = encoder.encode(canonicalAgentCard(card));
   const signatures: AgentCardSignature[] = [];
@@ -100,7 +103,11 @@ export async function signAgentCard<T extends object>(card: T, keys: CardSigning
     const jws = await new FlattenedSign(payload)
       .setProtectedHeader({ alg, typ: 'JOSE', kid: key.kid, ...(key.jku && { jku: key.jku }) })
       .sign(privateKey);
-    signatures.push({ protected: jws.protected as string, signature: jws.signature, ...(key.header && { header: key.header }) });
+    signatures.push({
+      protected: jws.protected as string,
+      signature: jws.signature,
+      ...(key.header && { header: key.header }),
+    });
   }
   return { ...card, signatures };
 }
@@ -112,7 +119,8 @@ export async function signAgentCard<T extends object>(card: T, keys: CardSigning
 export async function verifyAgentCard(card: unknown, keys: CardVerificationKeys): Promise<CardVerification> {
   if (typeof card !== 'object' || card === null) return { valid: false, reason: 'the card is not a JSON object' };
   const signatures = (card as { signatures?: unknown }).signatures;
-  if (!Array.isArray(signatures) || signatures.length === 0) return { valid: false, reason: 'the card has no signatures' };
+  if (!Array.isArray(signatures) || signatures.length === 0)
+    return { valid: false, reason: 'the card has no signatures' };
   let payload: string;
   try {
     payload = base64url.encode(canonicalAgentCard(card));
@@ -143,7 +151,12 @@ export async function verifyAgentCard(card: unknown, keys: CardVerificationKeys)
     }
     try {
       await flattenedVerify(
-        { payload, protected: s.protected, signature: s.signature, ...(s.header && { header: s.header as JWSHeaderParameters }) },
+        {
+          payload,
+          protected: s.protected,
+          signature: s.signature,
+          ...(s.header && { header: s.header as JWSHeaderParameters }),
+        },
         keySet,
       );
       return { valid: true, kid: header.kid, alg: header.alg, header };
@@ -156,7 +169,8 @@ export async function verifyAgentCard(card: unknown, keys: CardVerificationKeys)
 
 function describe(error: unknown): string {
   const code = (error as { code?: string }).code;
-  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'signature does not match the card (tampered or wrong key)';
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED')
+    return 'signature does not match the card (tampered or wrong key)';
   if (code === 'ERR_JWKS_NO_MATCHING_KEY') return 'no key with this kid';
   if (code === 'ERR_JOSE_ALG_NOT_ALLOWED' || code === 'ERR_JOSE_NOT_SUPPORTED') return 'algorithm not allowed';
   return error instanceof Error ? error.message : String(error);

@@ -10,7 +10,13 @@ export {
 export { checkServedVersion, jsonRpcWire, SERVED_VERSIONS, type VersionPolicy } from './negotiate.js';
 export type { LegacyVersion } from './shape.js';
 export { toV01Message, toV01Part, V01View } from './v01-translate.js';
-export { fromV03AgentCard, toSupersetAgentCard, toV03AgentCard, toV03SecurityScheme, V03_PROTOCOL_VERSION } from './v03-card.js';
+export {
+  fromV03AgentCard,
+  toSupersetAgentCard,
+  toV03AgentCard,
+  toV03SecurityScheme,
+  V03_PROTOCOL_VERSION,
+} from './v03-card.js';
 export {
   fromV03Artifact,
   fromV03Message,
@@ -28,3 +34,4 @@ export {
   toV03Task,
 } from './v03-translate.js';
 export type * from './v03-types.js';
+export { v03PushSerializer } from './v03-push.js';

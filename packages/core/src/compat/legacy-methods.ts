@@ -60,7 +60,8 @@ function sendParamsFromV03(p: Record<string, unknown>): Record<string, unknown> 
       compact({
         acceptedOutputModes: config.acceptedOutputModes ?? undefined,
         historyLength: config.historyLength ?? undefined,
-        taskPushNotificationConfig: push == null ? undefined : pushConfigFromV03(push, undefined, 'configuration.pushNotificationConfig'),
+        taskPushNotificationConfig:
+          push == null ? undefined : pushConfigFromV03(push, undefined, 'configuration.pushNotificationConfig'),
         returnImmediately: config.blocking === false ? true : undefined,
       }),
     metadata: p.metadata ?? undefined,
@@ -70,10 +71,16 @@ function sendParamsFromV03(p: Record<string, unknown>): Record<string, unknown> 
 /** v0.3 push get/delete: `id` is the TASK id; without `pushNotificationConfigId` (v0.2) the first config is meant. */
 async function resolveConfigId(p: Record<string, unknown>, env: OperationEnv): Promise<{ taskId: string; id: string }> {
   const taskId = requireString(p.id, '0.3', 'id');
-  if (p.pushNotificationConfigId != null) return { taskId, id: requireString(p.pushNotificationConfigId, '0.3', 'pushNotificationConfigId') };
-  const list = (await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.3')) as { configs: TaskPushNotificationConfig[] };
+  if (p.pushNotificationConfigId != null)
+    return { taskId, id: requireString(p.pushNotificationConfigId, '0.3', 'pushNotificationConfigId') };
+  const list = (await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.3')) as {
+    configs: TaskPushNotificationConfig[];
+  };
   const first = list.configs[0];
-  if (!first) throw new A2AError('TaskNotFound', `Push notification config not found for task ${taskId}`, { metadata: { taskId } });
+  if (!first)
+    throw new A2AError('TaskNotFound', `Push notification config not found for task ${taskId}`, {
+      metadata: { taskId },
+    });
   return { taskId, id: first.id };
 }
 
@@ -81,7 +88,11 @@ const V03: Record<string, LegacyMethod> = {
   'message/send': {
     version: '0.3',
     run: async (p, env) =>
-      unary(toV03SendResult((await call('SendMessage', sendParamsFromV03(p), env, '0.3')) as { task: Task } | { message: Message })),
+      unary(
+        toV03SendResult(
+          (await call('SendMessage', sendParamsFromV03(p), env, '0.3')) as { task: Task } | { message: Message },
+        ),
+      ),
   },
   'message/stream': {
     version: '0.3',
@@ -94,18 +105,41 @@ const V03: Record<string, LegacyMethod> = {
   'tasks/get': {
     version: '0.3',
     run: async (p, env) =>
-      unary(toV03Task((await call('GetTask', compact({ tenant: p.tenant, id: p.id, historyLength: p.historyLength ?? undefined }), env, '0.3')) as Task)),
+      unary(
+        toV03Task(
+          (await call(
+            'GetTask',
+            compact({ tenant: p.tenant, id: p.id, historyLength: p.historyLength ?? undefined }),
+            env,
+            '0.3',
+          )) as Task,
+        ),
+      ),
   },
   'tasks/cancel': {
     version: '0.3',
     run: async (p, env) =>
-      unary(toV03Task((await call('CancelTask', compact({ tenant: p.tenant, id: p.id, metadata: p.metadata ?? undefined }), env, '0.3')) as Task)),
+      unary(
+        toV03Task(
+          (await call(
+            'CancelTask',
+            compact({ tenant: p.tenant, id: p.id, metadata: p.metadata ?? undefined }),
+            env,
+            '0.3',
+          )) as Task,
+        ),
+      ),
   },
   'tasks/resubscribe': {
     version: '0.3',
     run: async (p, env) => ({
       kind: 'stream',
-      events: (await call('SubscribeToTask', compact({ tenant: p.tenant, id: p.id }), env, '0.3')) as AsyncGenerator<StreamResponse>,
+      events: (await call(
+        'SubscribeToTask',
+        compact({ tenant: p.tenant, id: p.id }),
+        env,
+        '0.3',
+      )) as AsyncGenerator<StreamResponse>,
       frame: toV03StreamResult,
     }),
   },
@@ -122,13 +156,17 @@ const V03: Record<string, LegacyMethod> = {
     version: '0.3',
     run: async (p, env) => {
       const ids = await resolveConfigId(p, env);
-      return unary(toV03PushConfig((await call('GetTaskPushNotificationConfig', ids, env, '0.3')) as TaskPushNotificationConfig));
+      return unary(
+        toV03PushConfig((await call('GetTaskPushNotificationConfig', ids, env, '0.3')) as TaskPushNotificationConfig),
+      );
     },
   },
   'tasks/pushNotificationConfig/list': {
     version: '0.3',
     run: async (p, env) => {
-      const list = (await call('ListTaskPushNotificationConfigs', { taskId: p.id }, env, '0.3')) as { configs: TaskPushNotificationConfig[] };
+      const list = (await call('ListTaskPushNotificationConfigs', { taskId: p.id }, env, '0.3')) as {
+        configs: TaskPushNotificationConfig[];
+      };
       return unary(list.configs.map(toV03PushConfig));
     },
   },
@@ -165,7 +203,8 @@ async function sendParamsFromV01(p: Record<string, unknown>, env: OperationEnv, 
       configuration: compact({
         acceptedOutputModes: p.acceptedOutputModes ?? undefined,
         historyLength: p.historyLength ?? undefined,
-        taskPushNotificationConfig: push == null ? undefined : pushConfigFromV03(push, undefined, 'pushNotification', '0.1'),
+        taskPushNotificationConfig:
+          push == null ? undefined : pushConfigFromV03(push, undefined, 'pushNotification', '0.1'),
       }),
       metadata: p.metadata ?? undefined,
     }),
@@ -211,7 +250,12 @@ const V01: Record<string, LegacyMethod> = {
     version: '0.1',
     run: async (p, env, compat) => {
       const id = compat.serverTaskId(requireString(p.id, '0.1', 'id'), env);
-      const task = (await call('GetTask', compact({ id, historyLength: p.historyLength ?? undefined }), env, '0.1')) as Task;
+      const task = (await call(
+        'GetTask',
+        compact({ id, historyLength: p.historyLength ?? undefined }),
+        env,
+        '0.1',
+      )) as Task;
       return unary(compat.view(env).task(task));
     },
   },
@@ -246,9 +290,14 @@ const V01: Record<string, LegacyMethod> = {
     run: async (p, env, compat) => {
       const clientId = requireString(p.id, '0.1', 'id');
       const taskId = compat.serverTaskId(clientId, env);
-      const list = (await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.1')) as { configs: TaskPushNotificationConfig[] };
+      const list = (await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.1')) as {
+        configs: TaskPushNotificationConfig[];
+      };
       const first = list.configs[0];
-      if (!first) throw new A2AError('TaskNotFound', `Push notification config not found for task ${clientId}`, { metadata: { taskId: clientId } });
+      if (!first)
+        throw new A2AError('TaskNotFound', `Push notification config not found for task ${clientId}`, {
+          metadata: { taskId: clientId },
+        });
       return unary({ id: clientId, pushNotificationConfig: v01PushConfig(first) });
     },
   },
@@ -283,7 +332,10 @@ export class LegacyMethods {
     const entry = Object.hasOwn(table, method) ? table[method] : LegacyMethods.find(method);
     if (!entry) throw new A2AError('MethodNotFound', `Method not found: ${method} (request read as A2A ${version})`);
     if (params !== undefined && params !== null && !isObject(params)) {
-      throw new A2AError('InvalidParams', `Invalid params: params must be an object (request read as A2A ${entry.version})`);
+      throw new A2AError(
+        'InvalidParams',
+        `Invalid params: params must be an object (request read as A2A ${entry.version})`,
+      );
     }
     if (isObject(params) && Object.hasOwn(params, '')) throw badShape(entry.version, '(root)', 'empty field name');
     return entry.run(params ?? {}, env, this);

@@ -18,22 +18,34 @@ export interface VersionPolicy {
   strictVersionHeader: boolean;
 }
 
-export function checkServedVersion(requested: string | undefined, policy: VersionPolicy, binding: 'jsonrpc' | 'rest'): void {
+export function checkServedVersion(
+  requested: string | undefined,
+  policy: VersionPolicy,
+  binding: 'jsonrpc' | 'rest',
+): void {
   const effective = requested ?? (policy.strictVersionHeader ? '0.3' : undefined);
   if (effective === undefined) return;
   const served = policy.legacy ? (binding === 'rest' ? ['1.0'] : [...SERVED_VERSIONS]) : ['1.0'];
   if (!served.includes(effective)) {
     const why = requested === undefined ? ' (no A2A-Version header, read as 0.3)' : '';
-    throw new A2AError('VersionNotSupported', `A2A version ${effective} is not supported here${why} (served: ${served.join(', ')})`, {
-      metadata: { requested: effective, supported: served.join(',') },
-    });
+    throw new A2AError(
+      'VersionNotSupported',
+      `A2A version ${effective} is not supported here${why} (served: ${served.join(', ')})`,
+      {
+        metadata: { requested: effective, supported: served.join(',') },
+      },
+    );
   }
 }
 
 const SHARED_NAMES = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
 
 /** Which wire a JSON-RPC call is read as; `MethodNotFound` naming the assumed version when name and version clash. */
-export function jsonRpcWire(method: string, requested: string | undefined, policy: VersionPolicy): '1.0' | LegacyVersion {
+export function jsonRpcWire(
+  method: string,
+  requested: string | undefined,
+  policy: VersionPolicy,
+): '1.0' | LegacyVersion {
   const legacyVersion = policy.legacy ? LegacyMethods.versionOf(method) : undefined;
   const isV1 = Object.hasOwn(OPERATIONS, method);
   const assumed = requested ?? (policy.strictVersionHeader ? '0.3' : undefined);
@@ -41,24 +53,36 @@ export function jsonRpcWire(method: string, requested: string | undefined, polic
   const how = requested === undefined ? 'no A2A-Version header' : `A2A-Version: ${requested}`;
   if (assumed === '1.0') {
     if (legacyVersion) {
-      throw new A2AError('MethodNotFound', `Method not found: ${method} is an A2A ${legacyVersion} method; the request was read as A2A 1.0 (${how})`, {
-        metadata: { assumedVersion: '1.0' },
-      });
+      throw new A2AError(
+        'MethodNotFound',
+        `Method not found: ${method} is an A2A ${legacyVersion} method; the request was read as A2A 1.0 (${how})`,
+        {
+          metadata: { assumedVersion: '1.0' },
+        },
+      );
     }
     return '1.0';
   }
   if (isV1 || !legacyVersion) {
     const hint = isV1 ? ` ${method} is an A2A 1.0 method (send A2A-Version: 1.0)` : '';
-    throw new A2AError('MethodNotFound', `Method not found: ${method}; the request was read as A2A ${assumed} (${how}).${hint}`, {
-      metadata: { assumedVersion: assumed },
-    });
+    throw new A2AError(
+      'MethodNotFound',
+      `Method not found: ${method}; the request was read as A2A ${assumed} (${how}).${hint}`,
+      {
+        metadata: { assumedVersion: assumed },
+      },
+    );
   }
   if (assumed === '0.1') return '0.1';
   // An explicit 0.3/0.2 header does not reach the v0.1-only methods; header-less v0.1 clients (pre-header) do.
   if (legacyVersion === '0.1' && !SHARED_NAMES.has(method) && requested !== undefined) {
-    throw new A2AError('MethodNotFound', `Method not found: ${method} is an A2A 0.1 method; the request was read as A2A ${assumed} (${how})`, {
-      metadata: { assumedVersion: assumed },
-    });
+    throw new A2AError(
+      'MethodNotFound',
+      `Method not found: ${method} is an A2A 0.1 method; the request was read as A2A ${assumed} (${how})`,
+      {
+        metadata: { assumedVersion: assumed },
+      },
+    );
   }
   return SHARED_NAMES.has(method) || legacyVersion === '0.3' ? '0.3' : '0.1';
 }
@@ -79,41 +103,44 @@ type Settings = StreamSettings & { maxBodyBytes: number; headers: HeaderInit };
  */
 export function createJsonRpcVersionRouter(policy: VersionPolicy) {
   const legacy = new LegacyMethods();
-  return (requested: string | undefined) => async (call: JsonRpcCall, env: OperationEnv, settings: Settings): Promise<Response | undefined> => {
-    let wire = jsonRpcWire(call.method, requested, policy);
-    if (wire === '1.0') {
-      if (hasKind(call.params)) {
-        const operation = (OPERATIONS as Record<string, Operation>)[call.method];
-        const parsed = operation?.params.safeParse(call.params);
-        if (parsed && !parsed.success) {
-          const error = fromZodError(parsed.error);
-          error.message = `${error.message} (request read as A2A 1.0, which has no \`kind\` discriminators; A2A 0.3 clients call message/send)`;
-          throw error;
+  return (requested: string | undefined) =>
+    async (call: JsonRpcCall, env: OperationEnv, settings: Settings): Promise<Response | undefined> => {
+      let wire = jsonRpcWire(call.method, requested, policy);
+      if (wire === '1.0') {
+        if (hasKind(call.params)) {
+          const operation = (OPERATIONS as Record<string, Operation>)[call.method];
+          const parsed = operation?.params.safeParse(call.params);
+          if (parsed && !parsed.success) {
+            const error = fromZodError(parsed.error);
+            error.message = `${error.message} (request read as A2A 1.0, which has no \`kind\` discriminators; A2A 0.3 clients call message/send)`;
+            throw error;
+          }
         }
+        return undefined;
       }
-      return undefined;
-    }
-    if (wire === '0.3' && requested === undefined && SHARED_NAMES.has(call.method) && isObject(call.params)) {
-      if (typeof call.params.id === 'string' && legacy.isV01Alias(call.params.id, env)) wire = '0.1';
-    }
-    const extensions = settings.headers['a2a-extensions'];
-    const headers: HeaderInit = extensions ? { ...settings.headers, 'x-a2a-extensions': extensions } : settings.headers;
-    const result = await legacy.run(call.method, call.params, env, wire);
-    const id = call.id;
-    if (result.kind === 'unary') {
-      return textResponse(JSON.stringify({ jsonrpc: '2.0', id, result: result.result }), {
-        status: 200,
-        headers: { 'content-type': 'application/json', ...headers },
+      if (wire === '0.3' && requested === undefined && SHARED_NAMES.has(call.method) && isObject(call.params)) {
+        if (typeof call.params.id === 'string' && legacy.isV01Alias(call.params.id, env)) wire = '0.1';
+      }
+      const extensions = settings.headers['a2a-extensions'];
+      const headers: HeaderInit = extensions
+        ? { ...settings.headers, 'x-a2a-extensions': extensions }
+        : settings.headers;
+      const result = await legacy.run(call.method, call.params, env, wire);
+      const id = call.id;
+      if (result.kind === 'unary') {
+        return textResponse(JSON.stringify({ jsonrpc: '2.0', id, result: result.result }), {
+          status: 200,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+      }
+      return streamResponse(result.events, {
+        ...settings,
+        headers,
+        frame: (event) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
+        errorJson: (error) => jsonRpcErrorBody(id, error),
+        earlyError: (error) => jsonRpcErrorResponse(id, error, headers),
       });
-    }
-    return streamResponse(result.events, {
-      ...settings,
-      headers,
-      frame: (event) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
-      errorJson: (error) => jsonRpcErrorBody(id, error),
-      earlyError: (error) => jsonRpcErrorResponse(id, error, headers),
-    });
-  };
+    };
 }
 
 export type JsonRpcVersionRouter = ReturnType<ReturnType<typeof createJsonRpcVersionRouter>>;

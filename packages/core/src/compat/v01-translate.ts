@@ -52,9 +52,11 @@ export class V01View {
   constructor(private readonly clientTaskId: (serverId: string) => string) {}
 
   private index(artifactId: string): number {
-    let i = this.indexes.get(artifactId);
-    if (i === undefined) this.indexes.set(artifactId, (i = this.indexes.size));
-    return i;
+    const known = this.indexes.get(artifactId);
+    if (known !== undefined) return known;
+    const next = this.indexes.size;
+    this.indexes.set(artifactId, next);
+    return next;
   }
 
   private artifact(artifact: Artifact, extra: { append?: boolean | undefined; lastChunk?: boolean | undefined } = {}) {

@@ -1,4 +1,10 @@
-import { type AgentCard, AgentCardSchema, type AgentInterface, type SecurityRequirement, type SecurityScheme } from '../schemas/agent-card.js';
+import {
+  type AgentCard,
+  AgentCardSchema,
+  type AgentInterface,
+  type SecurityRequirement,
+  type SecurityScheme,
+} from '../schemas/agent-card.js';
 import { badShape, compact, isObject } from './shape.js';
 
 // Agent card translation. v0.3 cards have a top-level `url` + `preferredTransport` + `additionalInterfaces`, a
@@ -50,9 +56,17 @@ function fromV03SecurityScheme(s: Json, name: string): Json {
     case 'apiKey':
       return { apiKeySecurityScheme: compact({ location: s.in, name: s.name, description }) };
     case 'http':
-      return { httpAuthSecurityScheme: compact({ scheme: s.scheme, bearerFormat: s.bearerFormat ?? undefined, description }) };
+      return {
+        httpAuthSecurityScheme: compact({ scheme: s.scheme, bearerFormat: s.bearerFormat ?? undefined, description }),
+      };
     case 'oauth2':
-      return { oauth2SecurityScheme: compact({ flows: s.flows, oauth2MetadataUrl: s.oauth2MetadataUrl ?? undefined, description }) };
+      return {
+        oauth2SecurityScheme: compact({
+          flows: s.flows,
+          oauth2MetadataUrl: s.oauth2MetadataUrl ?? undefined,
+          description,
+        }),
+      };
     case 'openIdConnect':
       return { openIdConnectSecurityScheme: compact({ openIdConnectUrl: s.openIdConnectUrl, description }) };
     case 'mutualTLS':
@@ -67,7 +81,9 @@ const toV03Security = (requirements: SecurityRequirement[] | undefined) =>
 
 const fromV03Security = (security: unknown) =>
   Array.isArray(security)
-    ? security.map((r: Json) => ({ schemes: Object.fromEntries(Object.entries(r).map(([name, list]) => [name, { list }])) }))
+    ? security.map((r: Json) => ({
+        schemes: Object.fromEntries(Object.entries(r).map(([name, list]) => [name, { list }])),
+      }))
     : undefined;
 
 const mapValues = <T, U>(o: Record<string, T> | undefined, f: (v: T, k: string) => U) =>
@@ -94,7 +110,9 @@ export function toV03AgentCard(card: AgentCard): Json {
     security: toV03Security(card.securityRequirements),
     defaultInputModes: card.defaultInputModes,
     defaultOutputModes: card.defaultOutputModes,
-    skills: card.skills.map(({ securityRequirements, ...skill }) => compact({ ...skill, security: toV03Security(securityRequirements) })),
+    skills: card.skills.map(({ securityRequirements, ...skill }) =>
+      compact({ ...skill, security: toV03Security(securityRequirements) }),
+    ),
     supportsAuthenticatedExtendedCard: extendedAgentCard,
   });
 }
@@ -133,8 +151,11 @@ export function fromV03AgentCard(input: unknown): AgentCard {
     }
   };
   add(input.url, input.preferredTransport);
-  if (Array.isArray(input.additionalInterfaces)) for (const i of input.additionalInterfaces as Json[]) add(i.url, i.transport);
-  const { stateTransitionHistory: _removedInV1, ...capabilities } = (isObject(input.capabilities) ? input.capabilities : {}) as Json;
+  if (Array.isArray(input.additionalInterfaces))
+    for (const i of input.additionalInterfaces as Json[]) add(i.url, i.transport);
+  const { stateTransitionHistory: _removedInV1, ...capabilities } = (
+    isObject(input.capabilities) ? input.capabilities : {}
+  ) as Json;
   const skills = Array.isArray(input.skills) ? (input.skills as Json[]) : [];
   const parsed = AgentCardSchema.safeParse(
     compact({
@@ -147,9 +168,15 @@ export function fromV03AgentCard(input: unknown): AgentCard {
       iconUrl: input.iconUrl ?? undefined,
       capabilities: compact({
         ...capabilities,
-        extendedAgentCard: typeof input.supportsAuthenticatedExtendedCard === 'boolean' ? input.supportsAuthenticatedExtendedCard : undefined,
+        extendedAgentCard:
+          typeof input.supportsAuthenticatedExtendedCard === 'boolean'
+            ? input.supportsAuthenticatedExtendedCard
+            : undefined,
       }),
-      securitySchemes: mapValues(isObject(input.securitySchemes) ? (input.securitySchemes as Record<string, Json>) : undefined, fromV03SecurityScheme),
+      securitySchemes: mapValues(
+        isObject(input.securitySchemes) ? (input.securitySchemes as Record<string, Json>) : undefined,
+        fromV03SecurityScheme,
+      ),
       securityRequirements: fromV03Security(input.security),
       defaultInputModes: input.defaultInputModes ?? ['text/plain'],
       defaultOutputModes: input.defaultOutputModes ?? ['text/plain'],

@@ -246,14 +246,23 @@ function taskFromV03(input: unknown, field: string): Record<string, unknown> {
     id: input.id,
     contextId: input.contextId,
     status: statusFromV03(input.status, `${field}.status`),
-    artifacts: Array.isArray(input.artifacts) ? input.artifacts.map((a, i) => artifactFromV03(a, `${field}.artifacts[${i}]`)) : undefined,
-    history: Array.isArray(input.history) ? input.history.map((m, i) => messageFromV03(m, `${field}.history[${i}]`)) : undefined,
+    artifacts: Array.isArray(input.artifacts)
+      ? input.artifacts.map((a, i) => artifactFromV03(a, `${field}.artifacts[${i}]`))
+      : undefined,
+    history: Array.isArray(input.history)
+      ? input.history.map((m, i) => messageFromV03(m, `${field}.history[${i}]`))
+      : undefined,
     metadata: input.metadata ?? undefined,
   });
 }
 
 /** v0.3 push config (nested) as a v1.0 flat config; v1.0 carries one auth scheme, so only `schemes[0]` is kept. */
-export function pushConfigFromV03(input: unknown, taskId: string | undefined, field: string, version: LegacyVersion = '0.3') {
+export function pushConfigFromV03(
+  input: unknown,
+  taskId: string | undefined,
+  field: string,
+  version: LegacyVersion = '0.3',
+) {
   const config = optionalObject(input, version, field);
   if (!config) throw badShape(version, field, 'is required');
   const auth = optionalObject(config.authentication, version, `${field}.authentication`);
@@ -279,7 +288,8 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return result.data;
 }
 
-export const fromV03Message = (message: V03Message | unknown): Message => parsed(MessageSchema, messageFromV03(message, 'message'));
+export const fromV03Message = (message: V03Message | unknown): Message =>
+  parsed(MessageSchema, messageFromV03(message, 'message'));
 export const fromV03Task = (task: V03Task | unknown): Task => parsed(TaskSchema, taskFromV03(task, 'task'));
 export const fromV03Artifact = (artifact: V03Artifact | unknown): Artifact =>
   parsed(ArtifactSchema, artifactFromV03(artifact, 'artifact'));
@@ -318,7 +328,11 @@ export function fromV03StreamResult(result: V03StreamResult | unknown): StreamRe
 }
 
 export function fromV03PushConfig(config: V03TaskPushNotificationConfig): TaskPushNotificationConfigInput {
-  return pushConfigFromV03(config.pushNotificationConfig, config.taskId, 'pushNotificationConfig') as TaskPushNotificationConfigInput;
+  return pushConfigFromV03(
+    config.pushNotificationConfig,
+    config.taskId,
+    'pushNotificationConfig',
+  ) as TaskPushNotificationConfigInput;
 }
 
 export type { V03PushNotificationConfig };

@@ -34,7 +34,9 @@ export const goldenExecutor: AgentExecutor = {
       await ctx.artifact({
         artifactId: 'image',
         name: 'processed_image_with_faces.png',
-        parts: [{ url: 'https://storage.example.com/processed/output.png', filename: 'output.png', mediaType: 'image/png' }],
+        parts: [
+          { url: 'https://storage.example.com/processed/output.png', filename: 'output.png', mediaType: 'image/png' },
+        ],
       });
       return ctx.complete();
     }

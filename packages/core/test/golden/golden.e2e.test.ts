@@ -67,7 +67,8 @@ class Placeholders {
   fill(value: unknown): unknown {
     if (typeof value === 'string') return this.byName.get(value) ?? value.split('<origin>').join(this.origin);
     if (Array.isArray(value)) return value.map((v) => this.fill(v));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.fill(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.fill(v)]));
     return value;
   }
 }
@@ -98,11 +99,17 @@ describe('golden wire traffic', () => {
         const http = step.http ?? { method: 'POST', path: '/' };
         const response = await fetch(`${s.url}${http.path}`, {
           method: http.method,
-          headers: { ...(step.request !== undefined && { 'content-type': 'application/json' }), ...http.headers, ...step.headers },
+          headers: {
+            ...(step.request !== undefined && { 'content-type': 'application/json' }),
+            ...http.headers,
+            ...step.headers,
+          },
           ...(step.request !== undefined && { body: JSON.stringify(names.fill(step.request)) }),
         });
         const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-        const actual = isStream ? { events: names.normalize(await sseData(response)) } : { response: names.normalize(await response.json()) };
+        const actual = isStream
+          ? { events: names.normalize(await sseData(response)) }
+          : { response: names.normalize(await response.json()) };
         if (RECORD) {
           Object.assign(step, { status: response.status }, actual);
           continue;
@@ -110,7 +117,8 @@ describe('golden wire traffic', () => {
         expect(response.status).toBe(step.status ?? 200);
         if (isStream) expect(actual).toEqual({ events: step.events });
         else expect(actual).toEqual({ response: step.response });
-        for (const [name, value] of Object.entries(step.responseHeaders ?? {})) expect(response.headers.get(name)).toBe(value);
+        for (const [name, value] of Object.entries(step.responseHeaders ?? {}))
+          expect(response.headers.get(name)).toBe(value);
       }
       if (RECORD) {
         const { file, ...rest } = fixture;
