@@ -17,6 +17,7 @@ export {
   toV03SecurityScheme,
   V03_PROTOCOL_VERSION,
 } from './v03-card.js';
+export { v03PushSerializer } from './v03-push.js';
 export {
   fromV03Artifact,
   fromV03Message,
@@ -34,4 +35,3 @@ export {
   toV03Task,
 } from './v03-translate.js';
 export type * from './v03-types.js';
-export { v03PushSerializer } from './v03-push.js';
