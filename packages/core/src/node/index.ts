@@ -4,9 +4,9 @@ import { bufferedWebRequest } from './buffered-request.js';
 import { toWebRequest } from './to-web-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
-export { requestUrl, toWebRequest, type ToWebRequestOptions } from './to-web-request.js';
-export { writeNodeResponse } from './write-node-response.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
+export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
+export { writeNodeResponse } from './write-node-response.js';
 
 export interface NodeHandlerOptions {
   /** Caller identity from the Node request (e.g. verify a bearer token). */
@@ -23,9 +23,13 @@ export function createNodeHandler(a2a: A2AHttpHandler, options: NodeHandlerOptio
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
       const trustProxy = options.trustProxy ?? false;
-      const request = (await bufferedWebRequest(req, res, trustProxy)) ?? toWebRequest(req, res, { trustProxy });
+      const request =
+        (await bufferedWebRequest(req, res, trustProxy)) ?? toWebRequest(req, res, { trustProxy, ...parsedBy(req) });
       const context = (await options.context?.(req)) ?? {};
-      const response = await a2a.handle(request, { context });
+      // Under a connect-style mount, `req.url` is the path relative to the mount point.
+      const mounted = (req as { originalUrl?: string }).originalUrl !== undefined;
+      const pathname = mounted ? new URL(req.url ?? '/', 'http://x').pathname : undefined;
+      const response = await a2a.handle(request, pathname === undefined ? { context } : { context, pathname });
       if (response) return await writeNodeResponse(res, response);
       if (next) return next();
       res.statusCode = 404;
@@ -37,4 +41,11 @@ export function createNodeHandler(a2a: A2AHttpHandler, options: NodeHandlerOptio
       res.end();
     }
   };
+}
+
+/** What a connect-style body parser left on the request (`rawBody` from verify hooks, `body` from the parser). */
+function parsedBy(req: IncomingMessage): { rawBody?: Uint8Array | string; parsedBody?: unknown } {
+  const { rawBody, body } = req as { rawBody?: unknown; body?: unknown };
+  if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return { rawBody };
+  return body === undefined ? {} : { parsedBody: body };
 }

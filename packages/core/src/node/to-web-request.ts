@@ -82,6 +82,10 @@ export function requestUrl(req: IncomingMessage, trustProxy: boolean): string {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const proto = (trustProxy && first(req.headers['x-forwarded-proto'])) || (encrypted ? 'https' : 'http');
   const host =
-    (trustProxy && first(req.headers['x-forwarded-host'])) || req.headers.host || req.headers[':authority'] || 'localhost';
-  return `${proto}://${host}${req.url ?? '/'}`;
+    (trustProxy && first(req.headers['x-forwarded-host'])) ||
+    req.headers.host ||
+    req.headers[':authority'] ||
+    'localhost';
+  // Connect-style mounts (Express, connect) strip the prefix from `req.url` and keep the full path in `originalUrl`.
+  return `${proto}://${host}${(req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'}`;
 }

@@ -1,0 +1,141 @@
+import {
+  type A2AHttpHandler,
+  type AgentCardInput,
+  type AgentExecutor,
+  createA2AHandler,
+  InMemoryTaskStore,
+  type TaskEventRecord,
+} from '@a2a/core';
+
+export const FIXTURE_CARD: AgentCardInput = {
+  name: 'Conformance fixture',
+  description: 'The agent the adapter conformance suite talks to',
+  version: '1.0.0',
+  capabilities: { streaming: true, pushNotifications: true },
+  skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the input', tags: ['test'] }],
+};
+
+/** The card of the security cases: an HTTP Bearer scheme, required. */
+export const SECURED_CARD: AgentCardInput = {
+  ...FIXTURE_CARD,
+  securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+} as AgentCardInput;
+
+/** The largest body the fixture accepts: below every framework parser's default limit is NOT assumed. */
+export const FIXTURE_MAX_BODY = 64 * 1024;
+export const FIXTURE_KEEPALIVE_MS = 40;
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+const deferred = (): Deferred => {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+};
+
+/** A store that counts live subscriptions per task, so the suite can see a stream being released server-side. */
+class CountingStore extends InMemoryTaskStore {
+  readonly open = new Map<string, number>();
+  /** Tasks whose live subscriptions fail on their next record (a store outage as a stream sees it). */
+  readonly failing = new Set<string>();
+  override subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
+    const inner = super.subscribe(taskId, afterSeq, signal);
+    const { open, failing } = this;
+    return {
+      [Symbol.asyncIterator]() {
+        const it = inner[Symbol.asyncIterator]();
+        open.set(taskId, (open.get(taskId) ?? 0) + 1);
+        let closed = false;
+        const close = () => {
+          if (!closed) open.set(taskId, (open.get(taskId) ?? 1) - 1);
+          closed = true;
+        };
+        return {
+          async next() {
+            const r = await it.next();
+            if (r.done) close();
+            else if (failing.has(taskId)) throw new Error('fixture: the event subscription failed');
+            return r;
+          },
+          async return(value?: unknown) {
+            close();
+            return (await it.return?.(value)) ?? { value: undefined, done: true };
+          },
+        };
+      },
+    };
+  }
+}
+
+/**
+ * The suite's agent. The first word of the message picks the behaviour:
+ * `reply X` (a message, no task) · `ask` (INPUT_REQUIRED, then completes on the follow-up) · `gated G` (working,
+ * waits for gate `G`, artifact, waits for `G-2`, completes) · `boom` (throws before any event) · `midboom G`
+ * (working, waits for `G`, then the stream's subscription fails) · `forever` (working until canceled) · anything else (working, artifact, completed).
+ */
+export function createFixture(card: AgentCardInput = FIXTURE_CARD) {
+  const gates = new Map<string, Deferred>();
+  const gate = (name: string): Deferred => {
+    const d = gates.get(name) ?? deferred();
+    gates.set(name, d);
+    return d;
+  };
+  const canceled = new Set<string>();
+  const store = new CountingStore();
+  const executor: AgentExecutor = {
+    async execute(ctx) {
+      const text = ctx.message.parts[0]?.text ?? '';
+      const [word, arg = ''] = text.split(' ');
+      switch (word) {
+        case 'reply':
+          return ctx.reply(`you said ${text.slice(6)}`);
+        case 'ask':
+          if (ctx.task) return ctx.complete(`thanks, ${text}`);
+          return ctx.inputRequired('what is your name?');
+        case 'boom':
+          throw new Error('fixture failure before the first event');
+        case 'midboom':
+          await ctx.working('about to fail');
+          await gate(arg).promise;
+          store.failing.add(ctx.taskId);
+          await ctx.working('the stream breaks on this one');
+          return ctx.complete('done anyway');
+        case 'gated':
+          await ctx.working('step 1');
+          await gate(arg).promise;
+          await ctx.artifact({ artifactId: 'out', text: 'chunk 1' });
+          await gate(`${arg}-2`).promise;
+          return ctx.complete('done');
+        case 'forever':
+          ctx.signal.addEventListener('abort', () => canceled.add(ctx.taskId));
+          await ctx.working('running until canceled');
+          return new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        default:
+          await ctx.working('working on it');
+          await ctx.artifact({ name: 'echo', text });
+          return ctx.complete(`echo: ${text}`);
+      }
+    },
+  };
+  const a2a: A2AHttpHandler = createA2AHandler({
+    agentCard: card,
+    executor,
+    taskStore: store,
+    maxBodyBytes: FIXTURE_MAX_BODY,
+    keepAliveMs: FIXTURE_KEEPALIVE_MS,
+    onError: () => {},
+  });
+  return {
+    a2a,
+    release: (name: string) => gate(name).resolve(),
+    /** Live store subscriptions of a task (a stream being served holds one). */
+    openSubscriptions: (taskId: string) => store.open.get(taskId) ?? 0,
+    canceled,
+  };
+}
+export type Fixture = ReturnType<typeof createFixture>;

@@ -1,0 +1,37 @@
+import type { A2AHttpHandler } from '@a2a/core';
+
+/** How the suite asks a harness to start its framework around a core handler. */
+export interface HarnessStartOptions {
+  /** Mount the adapter here ('' = the root; otherwise e.g. '/a2a'). */
+  mountPath: string;
+  /** Put the framework's usual JSON body parser in front of the adapter (express.json(), @koa/bodyparser...). */
+  bodyParser: boolean;
+  /** Put the framework's usual response compression in front of the adapter (compression(), koa-compress...). */
+  compression: boolean;
+  /**
+   * Always true: pass the adapter a `context` hook that reads the `x-test-user` header from the framework's own
+   * request object (`req.get()`, `ctx.get()`, `request.headers`) and returns `{ user: { id } }`, or nothing when the
+   * header is absent. The suite checks caller scoping and security enforcement through it.
+   */
+  contextFromHeader: true;
+  /** Always true: let the adapter (or the framework: Express `trust proxy`) honour X-Forwarded-Proto / -Host. */
+  trustProxy: true;
+}
+
+export interface StartedServer {
+  /** The origin the server listens on, e.g. `http://127.0.0.1:54321` (no mount path, no trailing slash). */
+  baseUrl: string;
+  /** Stop the server and drop open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * What an adapter provides to run the suite. `start` listens on 127.0.0.1:0 and, besides the adapter, serves one
+ * route of the framework's own, registered AFTER the adapter: `GET {mountPath}/host-route` answering 200 with the
+ * text `host` — the suite checks that paths the adapter does not own reach it (and other unknown paths get the
+ * framework's own 404).
+ */
+export interface AdapterHarness {
+  name: string;
+  start(a2a: A2AHttpHandler, options: HarnessStartOptions): Promise<StartedServer>;
+}

@@ -1,0 +1,11 @@
+export { type Client, client, eventually, type Reply, read, sse, userMessage, within } from './client.js';
+export {
+  createFixture,
+  FIXTURE_CARD,
+  FIXTURE_KEEPALIVE_MS,
+  FIXTURE_MAX_BODY,
+  type Fixture,
+  SECURED_CARD,
+} from './fixture.js';
+export type { AdapterHarness, HarnessStartOptions, StartedServer } from './harness.js';
+export { defineAdapterConformanceSuite } from './suite.js';

@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import { defineAdapterConformanceSuite } from '@a2a/adapter-testsuite';
+import { createNodeHandler } from '../src/node/index.js';
+
+// The reference: core's own Node bridge on plain node:http. A "body parser" here is a listener that consumes the
+// JSON body first and leaves `req.body` (what connect-style parsers do); compression has no plain-node equivalent.
+const isJson = (type: string | undefined) => /^application\/(a2a\+)?json/i.test(type ?? '');
+
+defineAdapterConformanceSuite({
+  name: 'node:http (reference)',
+  async start(a2a, options) {
+    const listener = createNodeHandler(a2a, {
+      trustProxy: options.trustProxy,
+      context: (req) => {
+        const user = req.headers['x-test-user'];
+        return typeof user === 'string' ? { user: { id: user } } : undefined;
+      },
+    });
+    const server = createServer((req, res) => {
+      const url = req.url ?? '/';
+      if (url === `${options.mountPath}/host-route`) return void res.end('host');
+      if (!url.startsWith(`${options.mountPath}/`)) {
+        res.statusCode = 404;
+        return void res.end('outside the mount');
+      }
+      // A connect-style mount: `req.url` relative to the prefix, the full path in `originalUrl`.
+      if (options.mountPath) Object.assign(req, { originalUrl: url, url: url.slice(options.mountPath.length) });
+      const next = () => {
+        res.statusCode = 404;
+        res.end('no such route');
+      };
+      if (!options.bodyParser || !isJson(req.headers['content-type'])) return void listener(req, res, next);
+      // A JSON body parser ahead of the handler, like express.json(): it consumes the stream and leaves `req.body`.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        try {
+          Object.assign(req, { body: JSON.parse(raw.toString('utf8')), _body: true });
+        } catch {
+          Object.assign(req, { rawBody: raw, _body: true }); // what a verify hook keeps: the handler answers -32700
+        }
+        void listener(req, res, next);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      baseUrl: `http://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  },
+});
