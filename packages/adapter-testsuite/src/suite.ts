@@ -273,7 +273,7 @@ function defineCases(s: Setup, mountPath: string): void {
     });
 
     it('refuses bodies over the limit (413) with an A2A error body', async () => {
-      const big = JSON.stringify({ message: userMessage('x'.repeat(FIXTURE_MAX_BODY * 3)) });
+      const big = JSON.stringify({ message: userMessage('x'.repeat(FIXTURE_MAX_BODY * 8)) });
       const rest = await read(
         await fetch(`${s.c.base}/message:send`, {
           method: 'POST',
@@ -284,7 +284,7 @@ function defineCases(s: Setup, mountPath: string): void {
       expect(rest.status).toBe(413);
       expectStatusBody(rest.body, 413);
       const rpc = await read(
-        await s.c.rpcFetch('SendMessage', { message: userMessage('x'.repeat(FIXTURE_MAX_BODY * 3)) }),
+        await s.c.rpcFetch('SendMessage', { message: userMessage('x'.repeat(FIXTURE_MAX_BODY * 8)) }),
       );
       expect(rpc.status).toBe(413);
       expect(rpc.body.error.code).toBe(-32600);

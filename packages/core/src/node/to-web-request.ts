@@ -34,7 +34,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
   if (method !== 'GET' && method !== 'HEAD') {
-    const body = bodyOf(req, options);
+    const body = bodyOf(req, res, options);
     if (body !== undefined) {
       init.body = body;
       if (body instanceof ReadableStream) init.duplex = 'half';
@@ -44,31 +44,41 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
   return new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), init);
 }
 
-function bodyOf(req: IncomingMessage, options: ToWebRequestOptions): BodyInit | undefined {
+function bodyOf(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions): BodyInit | undefined {
   if (options.rawBody !== undefined) return options.rawBody as BodyInit;
   const consumed = (req as { _body?: unknown })._body === true || req.readableEnded;
-  if (!consumed) return streamOf(req);
+  if (!consumed) return streamOf(req, res);
   if (options.parsedBody === undefined) return undefined;
   return typeof options.parsedBody === 'string' ? options.parsedBody : JSON.stringify(options.parsedBody);
 }
 
 /** The request stream as a Web stream, pausing Node's stream when the consumer is slow. */
-function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+function streamOf(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
+  let onData: ((chunk: Buffer) => void) | undefined;
+  // Drain and discard the rest so the socket stays usable; enqueueing into the canceled stream would throw.
+  const discard = () => {
+    if (onData) req.off('data', onData);
+    req.resume();
+  };
+  // Answered before the body was read (413, early errors): Node does not dump a body that has a reader, so the
+  // next request on this keep-alive connection would wait behind it.
+  res.once('finish', () => {
+    if (!req.readableEnded) discard();
+  });
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      req.on('data', (chunk: Buffer) => {
+      onData = (chunk: Buffer) => {
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) req.pause();
-      });
+      };
+      req.on('data', onData);
       req.once('end', () => controller.close());
       req.once('error', (error) => controller.error(error));
     },
     pull() {
       req.resume();
     },
-    cancel() {
-      req.resume(); // drain and discard the rest so the socket stays usable
-    },
+    cancel: discard,
   });
 }
 

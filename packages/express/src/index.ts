@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
+import { requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
+
+/** The parts of Express's request (4.21+ and 5) the adapter reads; no type package needed. */
+export interface ExpressRequest extends IncomingMessage {
+  originalUrl: string;
+  path: string;
+  protocol: string;
+  hostname?: string | undefined;
+  body?: unknown;
+  rawBody?: unknown;
+  get(name: string): string | undefined;
+}
+type Next = (error?: unknown) => void;
+
+export interface A2AExpressOptions {
+  /** The A2A caller from your auth (e.g. `req.user`): `{ user?: { id, scopes? }, tenant? }`. */
+  context?: (
+    req: ExpressRequest,
+    res: ServerResponse,
+  ) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** `true`: always honour X-Forwarded-Proto/Host. Default: Express's own `trust proxy` setting decides. */
+  trustProxy?: boolean;
+}
+
+/**
+ * The A2A routes as Express middleware: `app.use('/a2a', a2aExpress(a2a))` (also on a Router). The pair is the
+ * handler plus an error handler that answers a body parser's JSON/size errors on A2A paths the A2A way.
+ */
+export function a2aExpress(a2a: A2AHttpHandler, options: A2AExpressOptions = {}) {
+  const serve = async (req: ExpressRequest, res: ServerResponse, next: Next, bodyError?: BodyParserError) => {
+    try {
+      const url = options.trustProxy ? requestUrl(req, true) : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
+      const rawBody = bodyError ? (bodyError.body ?? '') : rawOf(req.rawBody);
+      let request = toWebRequest(req, res, { url, rawBody, parsedBody: req.body });
+      if (bodyError?.type === 'entity.too.large') request = withLength(request, bodyError.length);
+      const context = (await options.context?.(req, res)) ?? {};
+      const response = await a2a.handle(request, { pathname: req.path, context });
+      if (response) return await writeNodeResponse(res, response);
+      next(bodyError);
+    } catch (error) {
+      next(error);
+    }
+  };
+  const handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void serve(req, res, next);
+  const parserErrors = (error: unknown, req: ExpressRequest, res: ServerResponse, next: Next) => {
+    const e = error as BodyParserError | undefined;
+    if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') void serve(req, res, next, e);
+    else next(error);
+  };
+  return [handler, parserErrors] as const;
+}
+
+/** body-parser's errors: the raw text of an unparsable body, the declared size of an oversized one. */
+interface BodyParserError {
+  type?: string;
+  body?: string;
+  length?: number;
+}
+
+/** The Host as Express sees it: its `hostname` honours `trust proxy`; the port comes from the header it used. */
+function publicHost(req: ExpressRequest): string {
+  const host = req.get('host') ?? 'localhost';
+  if (!req.hostname || host.split(':')[0] === req.hostname) return host;
+  return req.get('x-forwarded-host')?.split(',')[0]?.trim() || req.hostname;
+}
+
+const rawOf = (raw: unknown) => (typeof raw === 'string' || raw instanceof Uint8Array ? raw : undefined);
+
+/** The body is gone (the parser refused it): keep its declared size so core answers 413. */
+function withLength(request: Request, length: number | undefined): Request {
+  const headers = new Headers(request.headers);
+  if (length !== undefined) headers.set('content-length', String(length));
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
+}

@@ -1,0 +1,42 @@
+import type { Server } from 'node:http';
+import { defineAdapterConformanceSuite, type HarnessStartOptions } from '@a2a/adapter-testsuite';
+import type { A2AHttpHandler } from '@a2a/core';
+import compression from 'compression';
+import express5 from 'express';
+import express4 from 'express4';
+import { a2aExpress } from '../src/index.js';
+
+type ExpressFactory = typeof express5;
+
+function harness(name: string, express: ExpressFactory) {
+  return {
+    name,
+    async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
+      const app = express();
+      app.set('trust proxy', o.trustProxy);
+      if (o.compression) app.use(compression());
+      if (o.bodyParser) app.use(express.json());
+      const mw = a2aExpress(a2a, {
+        context: (req) => (req.get('x-test-user') ? { user: { id: req.get('x-test-user') as string } } : undefined),
+      });
+      if (o.mountPath) app.use(o.mountPath, ...mw);
+      else app.use(...mw);
+      app.get(`${o.mountPath}/host-route`, (_req, res) => void res.type('text').send('host'));
+      const server = await new Promise<Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      const { port } = server.address() as { port: number };
+      return {
+        baseUrl: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      };
+    },
+  };
+}
+
+defineAdapterConformanceSuite(harness('Express 5', express5));
+defineAdapterConformanceSuite(harness('Express 4', express4 as unknown as ExpressFactory));
