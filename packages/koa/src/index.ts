@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
+import { toWebRequest } from '@a2a/core/node';
+
+/** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
+export interface KoaContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  request: { body?: unknown; rawBody?: unknown };
+  /** Proxy-aware (`app.proxy`) scheme and host, and the path as Koa sees it (koa-mount makes it mount-relative). */
+  protocol: string;
+  host: string;
+  originalUrl: string;
+  path: string;
+  status: number;
+  body: unknown;
+  compress?: boolean;
+  set(headers: Record<string, string | string[]>): void;
+}
+
+export interface A2AKoaOptions {
+  /** The A2A caller from your auth (e.g. `ctx.state.user`): `{ user?: { id, scopes? }, tenant? }`. */
+  context?: (ctx: KoaContext) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** Where the routes live when Koa does not strip it (plain `app.use`, @koa/router): e.g. '/a2a'. */
+  prefix?: string;
+}
+
+/** The A2A routes as Koa middleware; other paths go on to `next()`. */
+export function a2aKoa(a2a: A2AHttpHandler, options: A2AKoaOptions = {}) {
+  const prefix = options.prefix?.replace(/\/$/, '') ?? '';
+  return async (ctx: KoaContext, next: () => Promise<unknown>): Promise<void> => {
+    if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await next());
+    const { rawBody, body } = ctx.request;
+    const raw = typeof rawBody === 'string' || rawBody instanceof Uint8Array ? rawBody : undefined;
+    const request = toWebRequest(ctx.req, ctx.res, {
+      url: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
+      rawBody: raw,
+      parsedBody: body,
+    });
+    const context = (await options.context?.(ctx)) ?? {};
+    const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
+    if (!response) return void (await next());
+    ctx.status = response.status;
+    const headers: Record<string, string | string[]> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    ctx.set(headers);
+    const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
+    if (streaming && response.body) {
+      ctx.compress = false; // koa-compress would hold events back in its gzip buffer
+      ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    } else ctx.body = response.status === 204 || response.status === 304 ? null : await response.text();
+  };
+}

@@ -1,0 +1,55 @@
+import type { Server } from 'node:http';
+import { defineAdapterConformanceSuite, type HarnessStartOptions } from '@a2a/adapter-testsuite';
+import type { A2AHttpHandler } from '@a2a/core';
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa3 from 'koa';
+import compress from 'koa-compress';
+import Koa2 from 'koa2';
+import { a2aKoa, type KoaContext } from '../src/index.js';
+
+type KoaClass = typeof Koa3;
+
+function harness(name: string, Koa: KoaClass) {
+  return {
+    name,
+    async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
+      const app = new Koa({ proxy: o.trustProxy });
+      if (o.compression) app.use(compress({ threshold: 0 }));
+      // Keep the raw text of a body the parser refused, so A2A answers it (-32700) instead of Koa's plain 400.
+      if (o.bodyParser)
+        app.use(
+          bodyParser({ onError: (err, ctx) => void (ctx.request.rawBody = (err as { body?: string }).body ?? '') }),
+        );
+      const context = (ctx: KoaContext) => {
+        const user = ctx.req.headers['x-test-user'];
+        return typeof user === 'string' ? { user: { id: user } } : undefined;
+      };
+      if (o.mountPath) {
+        // Under @koa/router: a prefix route with the same prefix told to the middleware.
+        const router = new Router();
+        router.all(`${o.mountPath}/{*rest}`, a2aKoa(a2a, { context, prefix: o.mountPath }) as Koa3.Middleware);
+        app.use(router.routes());
+      } else app.use(a2aKoa(a2a, { context }) as Koa3.Middleware);
+      app.use(async (ctx, next) => {
+        if (ctx.path === `${o.mountPath}/host-route`) ctx.body = 'host';
+        else await next();
+      });
+      const server = await new Promise<Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      const { port } = server.address() as { port: number };
+      return {
+        baseUrl: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      };
+    },
+  };
+}
+
+defineAdapterConformanceSuite(harness('Koa 3', Koa3));
+defineAdapterConformanceSuite(harness('Koa 2', Koa2 as unknown as KoaClass));
