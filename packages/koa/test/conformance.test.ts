@@ -17,10 +17,10 @@ function harness(name: string, Koa: KoaClass) {
       const app = new Koa({ proxy: o.trustProxy });
       if (o.compression) app.use(compress({ threshold: 0 }));
       // Keep the raw text of a body the parser refused, so A2A answers it (-32700) instead of Koa's plain 400.
-      if (o.bodyParser)
-        app.use(
-          bodyParser({ onError: (err, ctx) => void (ctx.request.rawBody = (err as { body?: string }).body ?? '') }),
-        );
+      const keepRaw = (err: Error, ctx: Koa3.Context) => {
+        ctx.request.rawBody = (err as { body?: string }).body ?? '';
+      };
+      if (o.bodyParser) app.use(bodyParser({ onError: keepRaw }));
       const context = (ctx: KoaContext) => {
         const user = ctx.req.headers['x-test-user'];
         return typeof user === 'string' ? { user: { id: user } } : undefined;

@@ -1,0 +1,67 @@
+import { PassThrough, pipeline, Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
+import { requestUrl, toWebRequest } from '@a2a/core/node';
+import { notFound } from '@hapi/boom';
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+
+export interface A2AHapiOptions {
+  handler: A2AHttpHandler;
+  /** The A2A caller from your auth (e.g. `request.auth.credentials`): `{ user?: { id, scopes? }, tenant? }`. */
+  context?: (
+    request: Request,
+    h: ResponseToolkit,
+  ) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** 'stream' (default): core reads the body and enforces its limit. 'data': Hapi buffers it first (its `maxBytes`). */
+  payload?: 'stream' | 'data';
+  /** Honour X-Forwarded-Proto/Host for the card's public URLs. Default false. */
+  trustProxy?: boolean;
+}
+
+/** A stream that flushes Hapi's compressor after each chunk, so SSE events leave at once even when gzipped. */
+class FlushingStream extends PassThrough {
+  #compressor: { flush(): void } | undefined;
+  setCompressor(compressor: { flush(): void }): void {
+    this.#compressor = compressor;
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    done(null, chunk);
+    if (this.#compressor) setImmediate(() => this.#compressor?.flush());
+  }
+}
+
+/** The A2A routes as a Hapi 21 plugin; register it with `routes: { prefix }` to mount it. */
+export const a2aHapi: Plugin<A2AHapiOptions> = {
+  name: '@a2a/hapi',
+  version: '0.1.0',
+  requirements: { hapi: '>=21.0.0' },
+  register(server, options) {
+    const prefix = server.realm.modifiers.route.prefix ?? '';
+    server.route({
+      method: '*',
+      path: '/{path*}',
+      options: {
+        payload: { parse: false, output: options.payload ?? 'stream' },
+        async handler(request, h) {
+          const raw = request.raw;
+          const rawBody = Buffer.isBuffer(request.payload) ? request.payload : undefined;
+          const url = requestUrl(raw.req, options.trustProxy ?? false);
+          const web = toWebRequest(raw.req, raw.res, { url, rawBody });
+          const context = (await options.context?.(request, h)) ?? {};
+          const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
+          if (!response) throw notFound(); // what Hapi answers for a path without a route
+          const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
+          const body =
+            streaming && response.body
+              ? pipeline(Readable.fromWeb(response.body as NodeWebStream<Uint8Array>), new FlushingStream(), () => {})
+              : response.status === 204 || response.status === 304
+                ? undefined
+                : await response.text();
+          const out = h.response(body).code(response.status);
+          response.headers.forEach((value, name) => void out.header(name, value));
+          return out;
+        },
+      },
+    });
+  },
+};
