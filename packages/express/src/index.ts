@@ -49,7 +49,7 @@ export function a2aExpress(a2a: A2AHttpHandler, options: A2AExpressOptions = {})
     if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') void serve(req, res, next, e);
     else next(error);
   };
-  return [handler, parserErrors] as const;
+  return [handler, parserErrors] as [typeof handler, typeof parserErrors];
 }
 
 /** body-parser's errors: the raw text of an unparsable body, the declared size of an oversized one. */

@@ -1,0 +1,97 @@
+import type { AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
+
+export interface DemoAgentOptions {
+  /** Pause between streamed lines (default 300 ms, so a human sees them arrive). */
+  lineDelayMs?: number;
+}
+
+export const demoAgentCard: AgentCardInput = {
+  name: 'Poet',
+  description: 'Writes short poems. Tell it a topic ("write a poem about the sea"); it asks when you forget one.',
+  version: '1.0.0',
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [
+    {
+      id: 'poem',
+      name: 'Poem',
+      description: 'A four-line poem on a topic, streamed line by line',
+      tags: ['poetry', 'demo'],
+      examples: ['write a poem about the sea', 'a poem please'],
+    },
+  ],
+};
+
+const topicOf = (text: string): string | undefined => /\babout\s+(.+)$/i.exec(text.trim())?.[1]?.replace(/[.!?]+$/, '');
+
+const poem = (topic: string): string[] => [
+  `Of ${topic} I sing, in lines that stream,`,
+  `each one sent out the moment it is ready,`,
+  `a task that asked, then listened, then began,`,
+  `and ends here, with ${topic} held steady.`,
+];
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * A multi-turn agent: without a topic it asks for one (INPUT_REQUIRED) and goes on when the answer arrives on the
+ * same task; then it streams a poem into one artifact line by line (append + lastChunk). Cancel stops it mid-poem.
+ */
+export function createDemoExecutor(options: DemoAgentOptions = {}): AgentExecutor {
+  const delay = options.lineDelayMs ?? 300;
+  return {
+    async execute(ctx: AgentContext) {
+      const text = ctx.message.parts
+        .map((p) => p.text ?? '')
+        .join(' ')
+        .trim();
+      // A follow-up on a task that asked for input is the topic itself.
+      const topic = ctx.task?.status.state === 'TASK_STATE_INPUT_REQUIRED' ? text : topicOf(text);
+      if (!topic) return ctx.inputRequired('What should the poem be about?');
+      await ctx.working(`Writing a poem about ${topic}…`);
+      const lines = poem(topic);
+      for (const [i, line] of lines.entries()) {
+        if (ctx.signal.aborted) return; // canceled: core already marked the task CANCELED
+        await ctx.artifact({
+          artifactId: 'poem',
+          name: 'poem.txt',
+          text: `${line}\n`,
+          append: i > 0,
+          lastChunk: i === lines.length - 1,
+        });
+        if (i < lines.length - 1) await sleep(delay, ctx.signal);
+      }
+      if (!ctx.signal.aborted) await ctx.complete(`Here is your poem about ${topic}.`);
+    },
+  };
+}
+
+/** What a demo prints on start: where it listens and a request to paste. */
+export function startBanner(name: string, url: string): string {
+  const base = url.replace(/\/$/, '');
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'write a poem about the sea' }] } },
+  });
+  return [
+    `${name} A2A demo listening on ${base}/`,
+    `  agent card: ${base}/.well-known/agent-card.json`,
+    '  try:',
+    `  curl -s ${base}/ -H 'content-type: application/json' -d '${body}'`,
+    `  curl -sN ${base}/message:stream -H 'content-type: application/json' -d '{"message":{"messageId":"m2","role":"ROLE_USER","parts":[{"text":"write a poem about rain"}]}}'`,
+  ].join('\n');
+}
