@@ -10,6 +10,9 @@ export interface ExpressRequest extends IncomingMessage {
   hostname?: string | undefined;
   body?: unknown;
   rawBody?: unknown;
+  /** Set by auth middleware (Passport & co.). */
+  // biome-ignore lint/suspicious/noExplicitAny: whatever the app's auth put there
+  user?: any;
   get(name: string): string | undefined;
 }
 type Next = (error?: unknown) => void;

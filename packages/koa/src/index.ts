@@ -8,6 +8,9 @@ export interface KoaContext {
   req: IncomingMessage;
   res: ServerResponse;
   request: { body?: unknown; rawBody?: unknown };
+  /** Koa's per-request state (where auth middleware puts the user). */
+  // biome-ignore lint/suspicious/noExplicitAny: Koa's own DefaultState is `any`
+  state: any;
   /** Proxy-aware (`app.proxy`) scheme and host, and the path as Koa sees it (koa-mount makes it mount-relative). */
   protocol: string;
   host: string;
