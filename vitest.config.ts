@@ -8,7 +8,12 @@ export default defineConfig({
   resolve: { conditions: ['@a2a/source', 'module', 'node', 'default'] },
   ssr: { resolve: { conditions: ['@a2a/source', 'module', 'node', 'default'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

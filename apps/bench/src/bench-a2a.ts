@@ -1,77 +1,66 @@
-import {
-	type A2AHttpHandler,
-	createA2AHandler,
-	InMemoryTaskStore,
-} from "@a2a/core";
-import { echoExecutor } from "./echo-agent.js";
+import { type A2AHttpHandler, createA2AHandler, InMemoryTaskStore } from '@a2a/core';
+import { echoExecutor } from './echo-agent.js';
 
-export const JSONRPC_PATH = "/a2a/jsonrpc";
-export const CARD_PATH = "/.well-known/agent-card.json";
-export const RAW_PATH = "/raw/echo";
-export const MEM_PATH = "/__bench/mem";
+export const JSONRPC_PATH = '/a2a/jsonrpc';
+export const CARD_PATH = '/.well-known/agent-card.json';
+export const RAW_PATH = '/raw/echo';
+export const MEM_PATH = '/__bench/mem';
 
 export interface BenchOptions {
-	/** Store cap; default: the in-memory store's own default. */
-	maxTasks?: number | undefined;
+  /** Store cap; default: the in-memory store's own default. */
+  maxTasks?: number | undefined;
 }
 
 export const benchCard = {
-	name: "Bench Echo Agent",
-	description:
-		"Echoes user text; used only for loopback performance measurements.",
-	version: "1.0.0",
-	provider: { organization: "a2a bench", url: "http://127.0.0.1/" },
-	capabilities: { streaming: true, pushNotifications: false },
-	defaultInputModes: ["text/plain"],
-	defaultOutputModes: ["text/plain"],
-	skills: [
-		{
-			id: "echo",
-			name: "Echo",
-			description: "Echoes the user text back.",
-			tags: ["bench"],
-			examples: ["hello", "stream:10", "message:hi"],
-		},
-	],
+  name: 'Bench Echo Agent',
+  description: 'Echoes user text; used only for loopback performance measurements.',
+  version: '1.0.0',
+  provider: { organization: 'a2a bench', url: 'http://127.0.0.1/' },
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [
+    {
+      id: 'echo',
+      name: 'Echo',
+      description: 'Echoes the user text back.',
+      tags: ['bench'],
+      examples: ['hello', 'stream:10', 'message:hi'],
+    },
+  ],
 };
 
 /** Our A2A handler with the echo agent: JSON-RPC at /a2a/jsonrpc (no REST binding), card at the well-known path. */
 export function createBenchA2A(options: BenchOptions = {}): A2AHttpHandler {
-	const taskStore = new InMemoryTaskStore(
-		options.maxTasks ? { maxTasks: options.maxTasks } : {},
-	);
-	return createA2AHandler({
-		agentCard: benchCard,
-		executor: echoExecutor,
-		taskStore,
-		routes: { jsonRpc: JSONRPC_PATH, rest: false },
-	});
+  const taskStore = new InMemoryTaskStore(options.maxTasks ? { maxTasks: options.maxTasks } : {});
+  return createA2AHandler({
+    agentCard: benchCard,
+    executor: echoExecutor,
+    taskStore,
+    routes: { jsonRpc: JSONRPC_PATH, rest: false },
+  });
 }
 
 /** The raw reference's answer: what a plain framework JSON endpoint does with the SendMessage body. */
 export function rawEcho(body: unknown): {
-	jsonrpc: "2.0";
-	id: unknown;
-	result: { echo: string };
+  jsonrpc: '2.0';
+  id: unknown;
+  result: { echo: string };
 } {
-	const b = body as
-		| { id?: unknown; params?: { message?: { parts?: { text?: string }[] } } }
-		| undefined;
-	return {
-		jsonrpc: "2.0",
-		id: b?.id ?? null,
-		result: { echo: b?.params?.message?.parts?.[0]?.text ?? "" },
-	};
+  const b = body as { id?: unknown; params?: { message?: { parts?: { text?: string }[] } } } | undefined;
+  return {
+    jsonrpc: '2.0',
+    id: b?.id ?? null,
+    result: { echo: b?.params?.message?.parts?.[0]?.text ?? '' },
+  };
 }
 
 /** Memory figures, after two full GCs when `gc` is asked for and the process runs with --expose-gc. */
-export function memFigures(
-	gc: boolean,
-): NodeJS.MemoryUsage & { gcExposed: boolean } {
-	const collect = (globalThis as { gc?: () => void }).gc;
-	if (gc && collect) {
-		collect();
-		collect();
-	}
-	return { ...process.memoryUsage(), gcExposed: typeof collect === "function" };
+export function memFigures(gc: boolean): NodeJS.MemoryUsage & { gcExposed: boolean } {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (gc && collect) {
+    collect();
+    collect();
+  }
+  return { ...process.memoryUsage(), gcExposed: typeof collect === 'function' };
 }

@@ -1,4 +1,4 @@
-import type { AgentExecutor, Message } from "@a2a/core";
+import type { AgentExecutor, Message } from '@a2a/core';
 
 /**
  * The bench echo agent (the same contract as the peer SDK's bench server), on the first text part T:
@@ -7,37 +7,35 @@ import type { AgentExecutor, Message } from "@a2a/core";
  * - anything else → a COMPLETED task with artifact `echo` = `echo: T`.
  */
 export const echoExecutor: AgentExecutor = {
-	async execute(ctx) {
-		const text = firstText(ctx.message);
-		if (text.startsWith("message:"))
-			return ctx.reply(`echo: ${text.slice("message:".length)}`);
-		const stream = /^stream:(\d+)$/.exec(text);
-		if (stream) {
-			const total = Math.max(3, Number(stream[1]));
-			await ctx.submit();
-			await ctx.working();
-			for (let i = 0; i < total - 3; i++) {
-				await ctx.artifact({
-					artifactId: "echo",
-					name: "echo",
-					text: `chunk ${i}`,
-					append: i > 0,
-					lastChunk: i === total - 4,
-				});
-			}
-			return ctx.complete();
-		}
-		await ctx.artifact({
-			artifactId: "echo",
-			name: "echo",
-			text: `echo: ${text}`,
-		});
-		return ctx.complete();
-	},
+  async execute(ctx) {
+    const text = firstText(ctx.message);
+    if (text.startsWith('message:')) return ctx.reply(`echo: ${text.slice('message:'.length)}`);
+    const stream = /^stream:(\d+)$/.exec(text);
+    if (stream) {
+      const total = Math.max(3, Number(stream[1]));
+      await ctx.submit();
+      await ctx.working();
+      for (let i = 0; i < total - 3; i++) {
+        await ctx.artifact({
+          artifactId: 'echo',
+          name: 'echo',
+          text: `chunk ${i}`,
+          append: i > 0,
+          lastChunk: i === total - 4,
+        });
+      }
+      return ctx.complete();
+    }
+    await ctx.artifact({
+      artifactId: 'echo',
+      name: 'echo',
+      text: `echo: ${text}`,
+    });
+    return ctx.complete();
+  },
 };
 
 function firstText(message: Message): string {
-	for (const part of message.parts)
-		if (part.text !== undefined) return part.text;
-	return "";
+  for (const part of message.parts) if (part.text !== undefined) return part.text;
+  return '';
 }

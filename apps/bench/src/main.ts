@@ -1,59 +1,50 @@
 // Bench server: `node --expose-gc dist/main.js --adapter <express|koa|hapi|sdk> --port <n> [--host 127.0.0.1]
 // [--max-tasks <n>]`. Prints `READY <url> pid=<pid>` once listening.
-import type { Server } from "node:http";
-import { numberArg, parseArgs } from "./args.js";
-import type { BenchOptions } from "./bench-a2a.js";
+import type { Server } from 'node:http';
+import { numberArg, parseArgs } from './args.js';
+import type { BenchOptions } from './bench-a2a.js';
 
-export const ADAPTERS = ["express", "koa", "hapi", "sdk"] as const;
+export const ADAPTERS = ['express', 'koa', 'hapi', 'sdk'] as const;
 export type Adapter = (typeof ADAPTERS)[number];
 
 export async function startServer(
-	adapter: Adapter,
-	port: number,
-	host: string,
-	options: BenchOptions = {},
+  adapter: Adapter,
+  port: number,
+  host: string,
+  options: BenchOptions = {},
 ): Promise<Server> {
-	switch (adapter) {
-		case "express":
-			return (await import("./servers/express.js")).startExpress(
-				port,
-				host,
-				options,
-			);
-		case "koa":
-			return (await import("./servers/koa.js")).startKoa(port, host, options);
-		case "hapi":
-			return (await import("./servers/hapi.js")).startHapi(port, host, options);
-		case "sdk":
-			return (await import("./servers/sdk.js")).startSdk(port, host);
-	}
+  switch (adapter) {
+    case 'express':
+      return (await import('./servers/express.js')).startExpress(port, host, options);
+    case 'koa':
+      return (await import('./servers/koa.js')).startKoa(port, host, options);
+    case 'hapi':
+      return (await import('./servers/hapi.js')).startHapi(port, host, options);
+    case 'sdk':
+      return (await import('./servers/sdk.js')).startSdk(port, host);
+  }
 }
 
 async function main(): Promise<void> {
-	const args = parseArgs(process.argv.slice(2));
-	const adapter = (args.adapter ?? "express") as Adapter;
-	if (!ADAPTERS.includes(adapter))
-		throw new Error(`--adapter must be one of ${ADAPTERS.join(", ")}`);
-	const host = args.host ?? "127.0.0.1";
-	const port = numberArg(args, "port", 41377);
-	const maxTasks = args["max-tasks"]
-		? numberArg(args, "max-tasks", 0)
-		: undefined;
-	const server = await startServer(adapter, port, host, { maxTasks });
-	server.keepAliveTimeout = 65_000;
-	const address = server.address();
-	const bound = typeof address === "object" && address ? address.port : port;
-	console.log(
-		`READY http://${host}:${bound} pid=${process.pid} adapter=${adapter} node=${process.version}`,
-	);
-	const stop = () => server.close(() => process.exit(0));
-	process.on("SIGTERM", stop);
-	process.on("SIGINT", stop);
+  const args = parseArgs(process.argv.slice(2));
+  const adapter = (args.adapter ?? 'express') as Adapter;
+  if (!ADAPTERS.includes(adapter)) throw new Error(`--adapter must be one of ${ADAPTERS.join(', ')}`);
+  const host = args.host ?? '127.0.0.1';
+  const port = numberArg(args, 'port', 41377);
+  const maxTasks = args['max-tasks'] ? numberArg(args, 'max-tasks', 0) : undefined;
+  const server = await startServer(adapter, port, host, { maxTasks });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  console.log(`READY http://${host}:${bound} pid=${process.pid} adapter=${adapter} node=${process.version}`);
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-	main().catch((error) => {
-		console.error(error);
-		process.exit(1);
-	});
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -1,118 +1,98 @@
-import type { Summary } from "./load.js";
+import type { Summary } from './load.js';
 
 export interface LoadRow {
-	adapter: string;
-	scenario?: string;
-	result?: Summary;
-	raw?: Summary;
-	xRaw?: number;
-	sliceRatios?: number[];
-	skipped?: string;
-	error?: string;
-	[key: string]: unknown;
+  adapter: string;
+  scenario?: string;
+  result?: Summary;
+  raw?: Summary;
+  xRaw?: number;
+  sliceRatios?: number[];
+  skipped?: string;
+  error?: string;
+  [key: string]: unknown;
 }
 
 export interface MemoryRow {
-	adapter: string;
-	growth?: Record<string, unknown> | undefined;
-	retained?: Record<string, unknown> | undefined;
-	long?: Record<string, unknown> | undefined;
+  adapter: string;
+  growth?: Record<string, unknown> | undefined;
+  retained?: Record<string, unknown> | undefined;
+  long?: Record<string, unknown> | undefined;
 }
 
 export interface Report {
-	when: string;
-	machine: string;
-	options: Record<string, unknown>;
-	load: LoadRow[];
-	memory: MemoryRow[];
+  when: string;
+  machine: string;
+  options: Record<string, unknown>;
+  load: LoadRow[];
+  memory: MemoryRow[];
 }
 
 /** Ratio targets of the issue (× the same framework's raw JSON endpoint). */
 export const TARGETS: Record<string, number> = {
-	send: 0.85,
-	stream: 0.6,
-	card: 1.3,
+  send: 0.85,
+  stream: 0.6,
+  card: 1.3,
 };
 
 const n0 = (x: number | undefined) =>
-	x === undefined || !Number.isFinite(x)
-		? "–"
-		: Math.round(x).toLocaleString("en-US");
-const n2 = (x: number | undefined) =>
-	x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(2);
+  x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US');
+const n2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
 
 export function renderReport(report: Report): string {
-	const lines = [
-		`# A2A bench — ${report.when}`,
-		"",
-		`Machine: ${report.machine}.`,
-		`Settings: ${JSON.stringify(report.options)}.`,
-		"",
-		"× raw = req/s ÷ req/s of the same framework's plain JSON POST endpoint in the same process, measured in",
-		"alternating slices (the comparable figure); × SDK = req/s ÷ the official SDK's req/s for the same scenario",
-		"(separate runs, noisier). p50/p99 in ms at the fixed concurrency.",
-		"",
-		"| adapter | scenario | req/s | p50 | p99 | raw req/s | × raw | × SDK | target |",
-		"|---|---|---:|---:|---:|---:|---:|---:|---|",
-	];
-	const sdk = new Map(
-		report.load
-			.filter((r) => r.adapter === "sdk" && r.result)
-			.map((r) => [r.scenario, r.result as Summary]),
-	);
-	for (const row of report.load) {
-		if (!row.result) {
-			lines.push(
-				`| ${row.adapter} | ${row.scenario ?? "?"} | ${row.skipped ? "n/a" : "failed"} | | | | | | ${(row.skipped ?? row.error ?? "").slice(0, 80).replaceAll("|", "/")} |`,
-			);
-			continue;
-		}
-		const r = row.result;
-		const rate = r.eventsPerSec
-			? `${n0(r.rps)} (${n0(r.eventsPerSec)} ev/s)`
-			: n0(r.rps);
-		const peer = sdk.get(row.scenario);
-		const xSdk = row.adapter !== "sdk" && peer ? n2(r.rps / peer.rps) : "";
-		const goal = TARGETS[row.scenario ?? ""];
-		const verdict =
-			goal === undefined || row.adapter === "sdk"
-				? ""
-				: `≥ ${goal} ${(row.xRaw ?? 0) >= goal ? "✅" : "❌"}`;
-		const failed = r.failed ? ` (${r.failed} failed)` : "";
-		lines.push(
-			`| ${row.adapter} | ${row.scenario} | ${rate}${failed} | ${n2(r.p50)} | ${n2(r.p99)} | ${n0(row.raw?.rps)} | ${n2(row.xRaw)} | ${xSdk} | ${verdict} |`,
-		);
-	}
-	if (report.memory.length) {
-		lines.push("", "## Memory and long streams", "");
-		lines.push(
-			"| adapter | heap / RSS after growth (MB, per sample) | heap per retained task | ListTasks p50 / p99: pageSize 1; 50; card GET (round-trip floor) | 4 000-event stream |",
-			"|---|---|---:|---|---:|",
-		);
-		for (const m of report.memory) {
-			const points =
-				(m.growth?.points as
-					| { tasks: number; heapMB: number; rssMB: number }[]
-					| undefined) ?? [];
-			const growth = points
-				.map((p) => `${n0(p.tasks)}: ${n0(p.heapMB)} / ${n0(p.rssMB)}`)
-				.join("; ");
-			const heapPerTask = m.retained?.heapPerTaskBytes as number | undefined;
-			const listed =
-				(m.retained?.list as
-					| { pageSize: number; totalSize: number; p50: number; p99: number }[]
-					| undefined) ?? [];
-			const list = listed
-				.map((l) => `${n2(l.p50)} / ${n2(l.p99)} ms`)
-				.join("; ");
-			const stored = listed[0] ? ` (${n0(listed[0].totalSize)} tasks)` : "";
-			const long = m.long
-				? `${n2(m.long.seconds as number)} s${m.long.ok ? "" : " (incomplete)"}`
-				: "–";
-			lines.push(
-				`| ${m.adapter} | ${growth || "–"} | ${heapPerTask === undefined ? "–" : `${n0(heapPerTask)} B`} | ${list || "–"}${stored} | ${long} |`,
-			);
-		}
-	}
-	return `${lines.join("\n")}\n`;
+  const lines = [
+    `# A2A bench — ${report.when}`,
+    '',
+    `Machine: ${report.machine}.`,
+    `Settings: ${JSON.stringify(report.options)}.`,
+    '',
+    "× raw = req/s ÷ req/s of the same framework's plain JSON POST endpoint in the same process, measured in",
+    "alternating slices (the comparable figure); × SDK = req/s ÷ the official SDK's req/s for the same scenario",
+    '(separate runs, noisier). p50/p99 in ms at the fixed concurrency.',
+    '',
+    '| adapter | scenario | req/s | p50 | p99 | raw req/s | × raw | × SDK | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  const sdk = new Map(
+    report.load.filter((r) => r.adapter === 'sdk' && r.result).map((r) => [r.scenario, r.result as Summary]),
+  );
+  for (const row of report.load) {
+    if (!row.result) {
+      lines.push(
+        `| ${row.adapter} | ${row.scenario ?? '?'} | ${row.skipped ? 'n/a' : 'failed'} | | | | | | ${(row.skipped ?? row.error ?? '').slice(0, 80).replaceAll('|', '/')} |`,
+      );
+      continue;
+    }
+    const r = row.result;
+    const rate = r.eventsPerSec ? `${n0(r.rps)} (${n0(r.eventsPerSec)} ev/s)` : n0(r.rps);
+    const peer = sdk.get(row.scenario);
+    const xSdk = row.adapter !== 'sdk' && peer ? n2(r.rps / peer.rps) : '';
+    const goal = TARGETS[row.scenario ?? ''];
+    const verdict =
+      goal === undefined || row.adapter === 'sdk' ? '' : `≥ ${goal} ${(row.xRaw ?? 0) >= goal ? '✅' : '❌'}`;
+    const failed = r.failed ? ` (${r.failed} failed)` : '';
+    lines.push(
+      `| ${row.adapter} | ${row.scenario} | ${rate}${failed} | ${n2(r.p50)} | ${n2(r.p99)} | ${n0(row.raw?.rps)} | ${n2(row.xRaw)} | ${xSdk} | ${verdict} |`,
+    );
+  }
+  if (report.memory.length) {
+    lines.push('', '## Memory and long streams', '');
+    lines.push(
+      '| adapter | heap / RSS after growth (MB, per sample) | heap per retained task | ListTasks p50 / p99: pageSize 1; 50; card GET (round-trip floor) | 4 000-event stream |',
+      '|---|---|---:|---|---:|',
+    );
+    for (const m of report.memory) {
+      const points = (m.growth?.points as { tasks: number; heapMB: number; rssMB: number }[] | undefined) ?? [];
+      const growth = points.map((p) => `${n0(p.tasks)}: ${n0(p.heapMB)} / ${n0(p.rssMB)}`).join('; ');
+      const heapPerTask = m.retained?.heapPerTaskBytes as number | undefined;
+      const listed =
+        (m.retained?.list as { pageSize: number; totalSize: number; p50: number; p99: number }[] | undefined) ?? [];
+      const list = listed.map((l) => `${n2(l.p50)} / ${n2(l.p99)} ms`).join('; ');
+      const stored = listed[0] ? ` (${n0(listed[0].totalSize)} tasks)` : '';
+      const long = m.long ? `${n2(m.long.seconds as number)} s${m.long.ok ? '' : ' (incomplete)'}` : '–';
+      lines.push(
+        `| ${m.adapter} | ${growth || '–'} | ${heapPerTask === undefined ? '–' : `${n0(heapPerTask)} B`} | ${list || '–'}${stored} | ${long} |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }

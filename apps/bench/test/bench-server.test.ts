@@ -1,93 +1,89 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createParser } from "eventsource-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADAPTERS, startServer } from "../src/main.js";
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS, startServer } from '../src/main.js';
 
-const v1 = { "content-type": "application/json", "a2a-version": "1.0" };
-const send = (text: string, method = "SendMessage") =>
-	JSON.stringify({
-		jsonrpc: "2.0",
-		id: 1,
-		method,
-		params: {
-			message: {
-				messageId: crypto.randomUUID(),
-				role: "ROLE_USER",
-				parts: [{ text }],
-			},
-		},
-	});
+const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+const send = (text: string, method = 'SendMessage') =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: {
+      message: {
+        messageId: crypto.randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text }],
+      },
+    },
+  });
 
-describe.each(ADAPTERS)("bench server (%s)", (adapter) => {
-	let server: Server;
-	let base: string;
-	beforeAll(async () => {
-		server = await startServer(adapter, 0, "127.0.0.1");
-		base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	});
-	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = await startServer(adapter, 0, '127.0.0.1');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-	it("serves the agent card at the well-known path", async () => {
-		const response = await fetch(`${base}/.well-known/agent-card.json`);
-		expect(response.status).toBe(200);
-		expect(((await response.json()) as { name: string }).name).toBe(
-			"Bench Echo Agent",
-		);
-	});
+  it('serves the agent card at the well-known path', async () => {
+    const response = await fetch(`${base}/.well-known/agent-card.json`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { name: string }).name).toBe('Bench Echo Agent');
+  });
 
-	it("answers SendMessage with a completed echo task", async () => {
-		const response = await fetch(`${base}/a2a/jsonrpc`, {
-			method: "POST",
-			headers: v1,
-			body: send("hello"),
-		});
-		const json = (await response.json()) as {
-			result: {
-				task: {
-					status: { state: string };
-					artifacts: { parts: { text: string }[] }[];
-				};
-			};
-		};
-		expect(json.result.task.status.state).toBe("TASK_STATE_COMPLETED");
-		expect(json.result.task.artifacts[0]?.parts[0]?.text).toBe("echo: hello");
-	});
+  it('answers SendMessage with a completed echo task', async () => {
+    const response = await fetch(`${base}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: v1,
+      body: send('hello'),
+    });
+    const json = (await response.json()) as {
+      result: {
+        task: {
+          status: { state: string };
+          artifacts: { parts: { text: string }[] }[];
+        };
+      };
+    };
+    expect(json.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(json.result.task.artifacts[0]?.parts[0]?.text).toBe('echo: hello');
+  });
 
-	it("streams exactly N events ending with COMPLETED", async () => {
-		const response = await fetch(`${base}/a2a/jsonrpc`, {
-			method: "POST",
-			headers: { ...v1, accept: "text/event-stream" },
-			body: send("stream:10", "SendStreamingMessage"),
-		});
-		expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-		const events: string[] = [];
-		const parser = createParser({
-			onEvent: (event) => events.push(event.data),
-		});
-		parser.feed(await response.text());
-		expect(events).toHaveLength(10);
-		expect(
-			JSON.parse(events.at(-1) as string).result.statusUpdate.status.state,
-		).toBe("TASK_STATE_COMPLETED");
-	});
+  it('streams exactly N events ending with COMPLETED', async () => {
+    const response = await fetch(`${base}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { ...v1, accept: 'text/event-stream' },
+      body: send('stream:10', 'SendStreamingMessage'),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events: string[] = [];
+    const parser = createParser({
+      onEvent: (event) => events.push(event.data),
+    });
+    parser.feed(await response.text());
+    expect(events).toHaveLength(10);
+    expect(JSON.parse(events.at(-1) as string).result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+  });
 
-	it("serves the raw framework echo and memory figures", async () => {
-		const raw = await fetch(`${base}/raw/echo`, {
-			method: "POST",
-			headers: v1,
-			body: send("hi"),
-		});
-		expect(await raw.json()).toEqual({
-			jsonrpc: "2.0",
-			id: 1,
-			result: { echo: "hi" },
-		});
-		const mem = (await (await fetch(`${base}/__bench/mem`)).json()) as {
-			heapUsed: number;
-			rss: number;
-		};
-		expect(mem.heapUsed).toBeGreaterThan(0);
-		expect(mem.rss).toBeGreaterThan(mem.heapUsed);
-	});
+  it('serves the raw framework echo and memory figures', async () => {
+    const raw = await fetch(`${base}/raw/echo`, {
+      method: 'POST',
+      headers: v1,
+      body: send('hi'),
+    });
+    expect(await raw.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { echo: 'hi' },
+    });
+    const mem = (await (await fetch(`${base}/__bench/mem`)).json()) as {
+      heapUsed: number;
+      rss: number;
+    };
+    expect(mem.heapUsed).toBeGreaterThan(0);
+    expect(mem.rss).toBeGreaterThan(mem.heapUsed);
+  });
 });

@@ -27,9 +27,20 @@ describe('A2A errors', () => {
     expect(error.toJsonRpcError()).toEqual({
       code: -32001,
       message: 'Task not found: t-1',
-      data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org', metadata: { taskId: 't-1' } }],
+      data: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'TASK_NOT_FOUND',
+          domain: 'a2a-protocol.org',
+          metadata: { taskId: 't-1' },
+        },
+      ],
     });
-    expect(error.toStatusBody().error).toMatchObject({ code: 404, status: 'NOT_FOUND', message: 'Task not found: t-1' });
+    expect(error.toStatusBody().error).toMatchObject({
+      code: 404,
+      status: 'NOT_FOUND',
+      message: 'Task not found: t-1',
+    });
   });
 
   it('names the offending fields of a validation error', () => {

@@ -115,7 +115,9 @@ export class A2AError extends Error {
 
   /** REST (HTTP+JSON) body: google.rpc.Status JSON. */
   toStatusBody(): { error: { code: number; status: string; message: string; details: Record<string, unknown>[] } } {
-    return { error: { code: this.httpStatus, status: this.grpcStatus, message: this.message, details: this.details() } };
+    return {
+      error: { code: this.httpStatus, status: this.grpcStatus, message: this.message, details: this.details() },
+    };
   }
 }
 

@@ -18,7 +18,8 @@ export function newId(): string {
   let j = 0;
   for (let i = 0; i < 16; i++) {
     let byte = pool[offset + i] as number;
-    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x40; // version 4
     else if (i === 8) byte = (byte & 0x3f) | 0x80; // RFC 4122 variant
     if (i === 4 || i === 6 || i === 8 || i === 10) out[j++] = DASH;
     out[j++] = HEX[byte >> 4] as number;

@@ -13,11 +13,18 @@ import {
 
 const userMessage = { messageId: 'm1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] };
 const fresh = (): Task => newTask('t1', 'c1', userMessage, '2026-01-01T00:00:00.000Z');
-const status = (state: TaskState) => ({ kind: 'status' as const, status: { state, timestamp: '2026-01-01T00:00:01.000Z' } });
+const status = (state: TaskState) => ({
+  kind: 'status' as const,
+  status: { state, timestamp: '2026-01-01T00:00:01.000Z' },
+});
 
 describe('task state machine', () => {
   it('knows terminal and interrupted states', () => {
-    expect(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'].every((s) => isTerminal(s as TaskState))).toBe(true);
+    expect(
+      ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'].every((s) =>
+        isTerminal(s as TaskState),
+      ),
+    ).toBe(true);
     expect(isTerminal('TASK_STATE_WORKING')).toBe(false);
     expect(isInterrupted('TASK_STATE_INPUT_REQUIRED')).toBe(true);
     expect(isInterrupted('TASK_STATE_AUTH_REQUIRED')).toBe(true);
@@ -30,7 +37,12 @@ describe('task state machine', () => {
     expect(canTransition('TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED')).toBe(true);
     expect(canTransition('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_WORKING')).toBe(true);
     expect(canTransition('TASK_STATE_WORKING', 'TASK_STATE_SUBMITTED')).toBe(false);
-    for (const from of ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'] as const) {
+    for (const from of [
+      'TASK_STATE_COMPLETED',
+      'TASK_STATE_FAILED',
+      'TASK_STATE_CANCELED',
+      'TASK_STATE_REJECTED',
+    ] as const) {
       for (const to of ['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED'] as const) {
         expect(canTransition(from, to)).toBe(false);
       }
@@ -72,12 +84,15 @@ describe('task state machine', () => {
     const task = fresh();
     applyTaskEvent(task, status('TASK_STATE_CANCELED'));
     expect(() => applyTaskEvent(task, { kind: 'history', message: userMessage })).toThrow(/accepts no messages/);
-    expect(() => applyTaskEvent(task, { kind: 'artifact', artifact: { artifactId: 'x', parts: [{ text: 'x' }] } })).toThrow();
+    expect(() =>
+      applyTaskEvent(task, { kind: 'artifact', artifact: { artifactId: 'x', parts: [{ text: 'x' }] } }),
+    ).toThrow();
   });
 
   it('views trim history and drop artifacts on request; copies are isolated', () => {
     const task = fresh();
-    for (let i = 0; i < 4; i++) applyTaskEvent(task, { kind: 'history', message: { ...userMessage, messageId: `m${i + 2}` } });
+    for (let i = 0; i < 4; i++)
+      applyTaskEvent(task, { kind: 'history', message: { ...userMessage, messageId: `m${i + 2}` } });
     applyTaskEvent(task, { kind: 'artifact', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } });
     expect(viewTask(task, { historyLength: 2 }).history?.map((m) => m.messageId)).toEqual(['m4', 'm5']);
     expect(viewTask(task, { historyLength: 0 }).history).toBeUndefined();

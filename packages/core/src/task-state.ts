@@ -95,7 +95,10 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
       if (!canTransition(from, event.status.state)) throw new InvalidTransitionError(task.id, from, event.status.state);
       task.status = event.status;
       // A status message is part of the conversation.
-      if (event.status.message) (task.history ??= []).push(event.status.message);
+      if (event.status.message) {
+        task.history ??= [];
+        task.history.push(event.status.message);
+      }
       return;
     }
     case 'artifact': {
@@ -104,7 +107,8 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
           metadata: { taskId: task.id },
         });
       }
-      const artifacts = (task.artifacts ??= []);
+      task.artifacts ??= [];
+      const artifacts = task.artifacts;
       const incoming = event.artifact;
       const index = artifacts.findIndex((a) => a.artifactId === incoming.artifactId);
       const existing = index >= 0 ? artifacts[index] : undefined;
@@ -128,7 +132,8 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
           metadata: { taskId: task.id },
         });
       }
-      (task.history ??= []).push(event.message);
+      task.history ??= [];
+      task.history.push(event.message);
       return;
     }
   }

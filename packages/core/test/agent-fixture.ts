@@ -6,8 +6,8 @@ export function fixtureExecutor() {
   const gates = new Map<string, ReturnType<typeof deferred>>();
   const aborted: string[] = [];
   const gate = (name: string) => {
-    let d = gates.get(name);
-    if (!d) gates.set(name, (d = deferred()));
+    const d = gates.get(name) ?? deferred();
+    gates.set(name, d);
     return d;
   };
   const executor: AgentExecutor = {

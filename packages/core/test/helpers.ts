@@ -16,8 +16,17 @@ export interface TestServer {
   a2a: A2AHttpHandler;
   server: Server;
   close(): Promise<void>;
-  rpc(method: string, params?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
-  rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  rpc(
+    method: string,
+    params?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  rest(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /** A real node:http server on 127.0.0.1:0; the `x-user` header becomes the caller. */

@@ -35,13 +35,16 @@ describe('JSON-RPC binding over HTTP', () => {
     const first = (await send('ask', { message: userMessage('ask', { contextId: 'ctx-1' }) })).body.result.task;
     expect(first.contextId).toBe('ctx-1');
     expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    const second = (await s.rpc('SendMessage', { message: userMessage('ask Ada', { taskId: first.id }) })).body.result.task;
+    const second = (await s.rpc('SendMessage', { message: userMessage('ask Ada', { taskId: first.id }) })).body.result
+      .task;
     expect(second.id).toBe(first.id);
     expect(second.status.state).toBe('TASK_STATE_COMPLETED');
     expect(second.history.filter((m: any) => m.role === 'ROLE_USER')).toHaveLength(2);
     const late = await s.rpc('SendMessage', { message: userMessage('more', { taskId: first.id }) });
     expect(late.body.error.code).toBe(-32004);
-    const wrongContext = await s.rpc('SendMessage', { message: userMessage('x', { taskId: first.id, contextId: 'other' }) });
+    const wrongContext = await s.rpc('SendMessage', {
+      message: userMessage('x', { taskId: first.id, contextId: 'other' }),
+    });
     expect(wrongContext.body.error.code).toBe(-32602);
   });
 
@@ -96,7 +99,9 @@ describe('JSON-RPC binding over HTTP', () => {
     expect(page1.nextPageToken).not.toBe('');
     expect(page1.tasks[0].artifacts).toBeUndefined();
     expect(page1.tasks[0].status.timestamp >= page1.tasks[1].status.timestamp).toBe(true);
-    const page2 = (await s.rpc('ListTasks', { contextId, pageSize: 2, pageToken: page1.nextPageToken, includeArtifacts: true })).body.result;
+    const page2 = (
+      await s.rpc('ListTasks', { contextId, pageSize: 2, pageToken: page1.nextPageToken, includeArtifacts: true })
+    ).body.result;
     expect(page2).toMatchObject({ pageSize: 1, totalSize: 3, nextPageToken: '' });
     expect(page2.tasks[0].artifacts).toHaveLength(1);
     const empty = (await s.rpc('ListTasks', { contextId: 'none' })).body.result;
@@ -113,15 +118,26 @@ describe('JSON-RPC binding over HTTP', () => {
 
   it('push config CRUD keeps the client id and lists it', async () => {
     const task = (await send('p')).body.result.task;
-    const created = (await s.rpc('CreateTaskPushNotificationConfig', { task_id: task.id, id: 'cfg-1', url: 'https://example.com/hook', token: 't' })).body.result;
+    const created = (
+      await s.rpc('CreateTaskPushNotificationConfig', {
+        task_id: task.id,
+        id: 'cfg-1',
+        url: 'https://example.com/hook',
+        token: 't',
+      })
+    ).body.result;
     expect(created).toMatchObject({ taskId: task.id, id: 'cfg-1', url: 'https://example.com/hook' });
-    expect((await s.rpc('GetTaskPushNotificationConfig', { taskId: task.id, id: 'cfg-1' })).body.result.id).toBe('cfg-1');
+    expect((await s.rpc('GetTaskPushNotificationConfig', { taskId: task.id, id: 'cfg-1' })).body.result.id).toBe(
+      'cfg-1',
+    );
     expect((await s.rpc('ListTaskPushNotificationConfigs', { taskId: task.id })).body.result.configs).toHaveLength(1);
     expect((await s.rpc('DeleteTaskPushNotificationConfig', { taskId: task.id, id: 'cfg-1' })).body.result).toEqual({});
     const missing = (await s.rpc('GetTaskPushNotificationConfig', { taskId: task.id, id: 'cfg-1' })).body.error;
     expect(missing.code).toBe(-32001);
     expect(missing.message).toContain('not found');
-    expect((await s.rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: 'ftp://x' })).body.error.code).toBe(-32602);
+    expect((await s.rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: 'ftp://x' })).body.error.code).toBe(
+      -32602,
+    );
   });
 
   it('GetExtendedAgentCard without the capability is unsupported', async () => {
@@ -131,7 +147,10 @@ describe('JSON-RPC binding over HTTP', () => {
 
 describe('JSON-RPC bad input', () => {
   const raw = (body: string, contentType = 'application/json') =>
-    fetch(`${s.url}/`, { method: 'POST', headers: { 'content-type': contentType }, body }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+    fetch(`${s.url}/`, { method: 'POST', headers: { 'content-type': contentType }, body }).then(async (r) => ({
+      status: r.status,
+      body: await r.json().catch(() => null),
+    }));
 
   it.each([
     ['malformed JSON', '{"jsonrpc": "2.0", ', -32700],
@@ -187,7 +206,11 @@ describe('JSON-RPC bad input', () => {
     expect((await raw('{}', 'text/plain')).status).toBe(415);
     const small = await startServer({ agentCard: card, executor: fixture.executor, maxBodyBytes: 1024 });
     try {
-      const r = await fetch(`${small.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(2000) }) });
+      const r = await fetch(`${small.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pad: 'x'.repeat(2000) }),
+      });
       expect(r.status).toBe(413);
       expect((await r.json()).error.code).toBe(-32600);
     } finally {

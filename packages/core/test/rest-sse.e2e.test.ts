@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('HTTP+JSON binding', () => {
   it('serves every operation at the spec paths, also behind a tenant segment', async () => {
@@ -26,9 +30,14 @@ describe('HTTP+JSON binding', () => {
     expect(listed.body).toMatchObject({ totalSize: 1, pageSize: 1, nextPageToken: '' });
     expect(ListTasksResponseSchema.parse(listed.body)).toEqual(listed.body); // canonical ProtoJSON out
     expect(listed.body.tasks[0].artifacts).toHaveLength(1);
-    const cfg = await s.rest('POST', `/tasks/${task.id}/pushNotificationConfigs`, { id: 'c1', url: 'https://example.com/h' });
+    const cfg = await s.rest('POST', `/tasks/${task.id}/pushNotificationConfigs`, {
+      id: 'c1',
+      url: 'https://example.com/h',
+    });
     expect(cfg.body).toMatchObject({ id: 'c1', taskId: task.id });
-    expect((await s.rest('GET', `/tasks/${task.id}/pushNotificationConfigs/c1`)).body.url).toBe('https://example.com/h');
+    expect((await s.rest('GET', `/tasks/${task.id}/pushNotificationConfigs/c1`)).body.url).toBe(
+      'https://example.com/h',
+    );
     expect((await s.rest('GET', `/tasks/${task.id}/pushNotificationConfigs`)).body.configs).toHaveLength(1);
     expect((await s.rest('DELETE', `/tasks/${task.id}/pushNotificationConfigs/c1`)).status).toBe(200);
     const tenantTask = (await s.rest('POST', '/acme/message:send', { message: userMessage('t') })).body.task;
@@ -37,7 +46,12 @@ describe('HTTP+JSON binding', () => {
   });
 
   it('cancels with an empty body and maps errors to HTTP statuses with a google.rpc.Status body', async () => {
-    const task = (await s.rest('POST', '/message:send', { message: userMessage('hang'), configuration: { returnImmediately: true } })).body.task;
+    const task = (
+      await s.rest('POST', '/message:send', {
+        message: userMessage('hang'),
+        configuration: { returnImmediately: true },
+      })
+    ).body.task;
     const canceled = await fetch(`${s.url}/tasks/${task.id}:cancel`, { method: 'POST' });
     expect(canceled.status).toBe(200);
     expect((await canceled.json()).status.state).toBe('TASK_STATE_CANCELED');
@@ -46,15 +60,27 @@ describe('HTTP+JSON binding', () => {
     const missing = await s.rest('GET', '/tasks/does-not-exist');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
-    expect(missing.body.error.details[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' });
+    expect(missing.body.error.details[0]).toMatchObject({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'TASK_NOT_FOUND',
+      domain: 'a2a-protocol.org',
+    });
     const bad = await s.rest('POST', '/message:send', { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('message.messageId');
     expect((await s.rest('GET', '/tasks?pageSize=500')).status).toBe(400);
     expect((await s.rest('GET', '/tasks?status=NOPE')).status).toBe(400);
-    const text = await fetch(`${s.url}/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const text = await fetch(`${s.url}/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(text.status).toBe(415);
-    const broken = await fetch(`${s.url}/message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
+    const broken = await fetch(`${s.url}/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{oops',
+    });
     expect(broken.status).toBe(400);
     expect((await s.rest('DELETE', '/message:send')).status).toBe(404);
   });
@@ -75,12 +101,18 @@ describe('agent card', () => {
       { url: `${s.url}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ]);
-    expect(body).toMatchObject({ name: 'Test agent', defaultInputModes: ['text/plain'], capabilities: { streaming: true } });
+    expect(body).toMatchObject({
+      name: 'Test agent',
+      defaultInputModes: ['text/plain'],
+      capabilities: { streaming: true },
+    });
     const etag = r.headers.get('etag') as string;
     expect(etag).toBeTruthy();
     expect(r.headers.get('cache-control')).toMatch(/max-age=\d+/);
     expect(r.headers.get('last-modified')).toBeTruthy();
-    expect((await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag } })).status).toBe(
+      304,
+    );
   });
 });
 
@@ -104,7 +136,12 @@ describe('SSE streaming', () => {
   });
 
   it('wraps events in JSON-RPC envelopes with the request id and sends keep-alives', async () => {
-    const r = await post('/', { jsonrpc: '2.0', id: 'st-1', method: 'SendStreamingMessage', params: { message: userMessage('gated ka') } });
+    const r = await post('/', {
+      jsonrpc: '2.0',
+      id: 'st-1',
+      method: 'SendStreamingMessage',
+      params: { message: userMessage('gated ka') },
+    });
     const events = sseReader(r);
     const first = JSON.parse((await events.next())?.data ?? '');
     expect(first).toMatchObject({ jsonrpc: '2.0', id: 'st-1' });
@@ -138,7 +175,12 @@ describe('SSE streaming', () => {
   });
 
   it('SubscribeToTask sends the snapshot first, then live events; a finished task cannot be subscribed', async () => {
-    const task = (await s.rest('POST', '/message:send', { message: userMessage('background sub'), configuration: { returnImmediately: true } })).body.task;
+    const task = (
+      await s.rest('POST', '/message:send', {
+        message: userMessage('background sub'),
+        configuration: { returnImmediately: true },
+      })
+    ).body.task;
     await eventually(async () => (await s.rest('GET', `/tasks/${task.id}`)).body.status.state === 'TASK_STATE_WORKING');
     const events = sseReader(await fetch(`${s.url}/tasks/${task.id}:subscribe`));
     const snapshot = JSON.parse((await events.next())?.data ?? '');
@@ -163,12 +205,15 @@ describe('SSE streaming', () => {
     const taskId = JSON.parse((await events.next())?.data ?? '').task.id;
     controller.abort();
     // The server lets go of the stream's subscription…
-    const subscribers = (s.a2a.requestHandler.store as unknown as { subscribers: Map<string, Set<unknown>> }).subscribers;
+    const subscribers = (s.a2a.requestHandler.store as unknown as { subscribers: Map<string, Set<unknown>> })
+      .subscribers;
     await eventually(() => !subscribers.has(taskId));
     // …and the task itself goes on.
     fixture.release('dc');
     fixture.release('dc-2');
-    await eventually(async () => (await s.rest('GET', `/tasks/${taskId}`)).body.status.state === 'TASK_STATE_COMPLETED');
+    await eventually(
+      async () => (await s.rest('GET', `/tasks/${taskId}`)).body.status.state === 'TASK_STATE_COMPLETED',
+    );
   });
 
   it('a mid-stream failure ends with an error event or the FAILED state, then closes', async () => {
@@ -185,7 +230,10 @@ describe('capabilities, extensions and auth', () => {
     try {
       expect((await plain.rpc('SendStreamingMessage', { message: userMessage('x') })).body.error.code).toBe(-32004);
       const task = (await plain.rpc('SendMessage', { message: userMessage('x') })).body.result.task;
-      expect((await plain.rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: 'https://e.com/h' })).body.error.code).toBe(-32003);
+      expect(
+        (await plain.rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url: 'https://e.com/h' })).body.error
+          .code,
+      ).toBe(-32003);
     } finally {
       await plain.close();
     }
@@ -193,10 +241,17 @@ describe('capabilities, extensions and auth', () => {
 
   it('requires declared-required extensions and echoes activated ones', async () => {
     const uri = 'https://example.com/ext/v1';
-    const ext = await startServer({ agentCard: { ...card, capabilities: { extensions: [{ uri, required: true }] } }, executor: fixture.executor });
+    const ext = await startServer({
+      agentCard: { ...card, capabilities: { extensions: [{ uri, required: true }] } },
+      executor: fixture.executor,
+    });
     try {
       expect((await ext.rpc('SendMessage', { message: userMessage('x') })).body.error.code).toBe(-32008);
-      const ok = await ext.rpc('SendMessage', { message: userMessage('x') }, { 'A2A-Extensions': `${uri}, https://unknown/ext` });
+      const ok = await ext.rpc(
+        'SendMessage',
+        { message: userMessage('x') },
+        { 'A2A-Extensions': `${uri}, https://unknown/ext` },
+      );
       expect(ok.body.result.task).toBeDefined();
       expect(ok.headers.get('a2a-extensions')).toBe(uri);
     } finally {

@@ -57,7 +57,6 @@ export async function startAgent(sender: PushSender, executor: AgentExecutor, ex
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
     });
-    // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected field by field
     return (await response.json()) as { result?: any; error?: { code: number; message: string } };
   };
   /** Starts a task that reports to `webhook`; returns its id. */

@@ -1,30 +1,19 @@
-import type { Server } from "node:http";
-import { createNodeHandler } from "@a2a/core/node";
-import express from "express";
-import {
-	type BenchOptions,
-	createBenchA2A,
-	MEM_PATH,
-	memFigures,
-	RAW_PATH,
-	rawEcho,
-} from "../bench-a2a.js";
+import type { Server } from 'node:http';
+import { createNodeHandler } from '@a2a/core/node';
+import express from 'express';
+import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
 
-export function startExpress(
-	port: number,
-	host: string,
-	options: BenchOptions,
-): Promise<Server> {
-	const app = express();
-	app.disable("x-powered-by");
-	app.post(RAW_PATH, express.json(), (req, res) => {
-		res.json(rawEcho(req.body));
-	});
-	app.get(MEM_PATH, (req, res) => {
-		res.json(memFigures(req.query.gc === "1"));
-	});
-	app.use(createNodeHandler(createBenchA2A(options)));
-	return new Promise((resolve) => {
-		const server = app.listen(port, host, () => resolve(server));
-	});
+export function startExpress(port: number, host: string, options: BenchOptions): Promise<Server> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.post(RAW_PATH, express.json(), (req, res) => {
+    res.json(rawEcho(req.body));
+  });
+  app.get(MEM_PATH, (req, res) => {
+    res.json(memFigures(req.query.gc === '1'));
+  });
+  app.use(createNodeHandler(createBenchA2A(options)));
+  return new Promise((resolve) => {
+    const server = app.listen(port, host, () => resolve(server));
+  });
 }

@@ -1,199 +1,181 @@
 // The official SDK (@a2a-js/sdk) on Express, running the same echo agent contract, for the "× SDK" column.
-import type { Server } from "node:http";
-import { AGENT_CARD_PATH, Role, TaskState } from "@a2a-js/sdk";
+import type { Server } from 'node:http';
+import { AGENT_CARD_PATH, Role, TaskState } from '@a2a-js/sdk';
 import {
-	AgentEvent,
-	type AgentExecutor,
-	DefaultRequestHandler,
-	type ExecutionEventBus,
-	InMemoryTaskStore,
-	type RequestContext,
-} from "@a2a-js/sdk/server";
-import {
-	agentCardHandler,
-	jsonRpcHandler,
-	UserBuilder,
-} from "@a2a-js/sdk/server/express";
-import express from "express";
-import {
-	benchCard,
-	JSONRPC_PATH,
-	MEM_PATH,
-	memFigures,
-	RAW_PATH,
-	rawEcho,
-} from "../bench-a2a.js";
+  AgentEvent,
+  type AgentExecutor,
+  DefaultRequestHandler,
+  type ExecutionEventBus,
+  InMemoryTaskStore,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import express from 'express';
+import { benchCard, JSONRPC_PATH, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
 
 const now = () => new Date().toISOString();
 const text = (value: string) => ({
-	content: { $case: "text" as const, value },
-	mediaType: "text/plain",
-	filename: "",
-	metadata: undefined,
+  content: { $case: 'text' as const, value },
+  mediaType: 'text/plain',
+  filename: '',
+  metadata: undefined,
 });
 const echoArtifact = (value: string) => ({
-	artifactId: "echo",
-	name: "echo",
-	description: "",
-	parts: [text(value)],
-	metadata: undefined,
-	extensions: [],
+  artifactId: 'echo',
+  name: 'echo',
+  description: '',
+  parts: [text(value)],
+  metadata: undefined,
+  extensions: [],
 });
 
 class SdkEchoExecutor implements AgentExecutor {
-	async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-		const user = ctx.userMessage;
-		const first = user.parts.find((p) => p.content?.$case === "text");
-		const input = first?.content?.$case === "text" ? first.content.value : "";
-		const { taskId, contextId } = ctx;
-		const status = (state: TaskState) => ({
-			state,
-			timestamp: now(),
-			message: undefined,
-		});
-		if (input.startsWith("message:")) {
-			bus.publish(
-				AgentEvent.message({
-					messageId: crypto.randomUUID(),
-					role: Role.ROLE_AGENT,
-					contextId,
-					taskId: "",
-					parts: [text(`echo: ${input.slice("message:".length)}`)],
-					metadata: undefined,
-					extensions: [],
-					referenceTaskIds: [],
-				}),
-			);
-			return;
-		}
-		const stream = /^stream:(\d+)$/.exec(input);
-		if (stream) {
-			const total = Math.max(3, Number(stream[1]));
-			bus.publish(
-				AgentEvent.task({
-					id: taskId,
-					contextId,
-					status: status(TaskState.TASK_STATE_SUBMITTED),
-					artifacts: [],
-					history: [user],
-					metadata: undefined,
-				}),
-			);
-			bus.publish(
-				AgentEvent.statusUpdate({
-					taskId,
-					contextId,
-					status: status(TaskState.TASK_STATE_WORKING),
-					metadata: undefined,
-				}),
-			);
-			for (let i = 0; i < total - 3; i++) {
-				bus.publish(
-					AgentEvent.artifactUpdate({
-						taskId,
-						contextId,
-						artifact: echoArtifact(`chunk ${i}`),
-						append: i > 0,
-						lastChunk: i === total - 4,
-						metadata: undefined,
-					}),
-				);
-			}
-			bus.publish(
-				AgentEvent.statusUpdate({
-					taskId,
-					contextId,
-					status: status(TaskState.TASK_STATE_COMPLETED),
-					metadata: undefined,
-				}),
-			);
-			return;
-		}
-		bus.publish(
-			AgentEvent.task({
-				id: taskId,
-				contextId,
-				status: status(TaskState.TASK_STATE_COMPLETED),
-				artifacts: [echoArtifact(`echo: ${input}`)],
-				history: [user],
-				metadata: undefined,
-			}),
-		);
-	}
+  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const user = ctx.userMessage;
+    const first = user.parts.find((p) => p.content?.$case === 'text');
+    const input = first?.content?.$case === 'text' ? first.content.value : '';
+    const { taskId, contextId } = ctx;
+    const status = (state: TaskState) => ({
+      state,
+      timestamp: now(),
+      message: undefined,
+    });
+    if (input.startsWith('message:')) {
+      bus.publish(
+        AgentEvent.message({
+          messageId: crypto.randomUUID(),
+          role: Role.ROLE_AGENT,
+          contextId,
+          taskId: '',
+          parts: [text(`echo: ${input.slice('message:'.length)}`)],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        }),
+      );
+      return;
+    }
+    const stream = /^stream:(\d+)$/.exec(input);
+    if (stream) {
+      const total = Math.max(3, Number(stream[1]));
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: status(TaskState.TASK_STATE_SUBMITTED),
+          artifacts: [],
+          history: [user],
+          metadata: undefined,
+        }),
+      );
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: status(TaskState.TASK_STATE_WORKING),
+          metadata: undefined,
+        }),
+      );
+      for (let i = 0; i < total - 3; i++) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: echoArtifact(`chunk ${i}`),
+            append: i > 0,
+            lastChunk: i === total - 4,
+            metadata: undefined,
+          }),
+        );
+      }
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: status(TaskState.TASK_STATE_COMPLETED),
+          metadata: undefined,
+        }),
+      );
+      return;
+    }
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_COMPLETED),
+        artifacts: [echoArtifact(`echo: ${input}`)],
+        history: [user],
+        metadata: undefined,
+      }),
+    );
+  }
 
-	async cancelTask(): Promise<void> {}
+  async cancelTask(): Promise<void> {}
 }
 
 export function startSdk(port: number, host: string): Promise<Server> {
-	const base = `http://${host}:${port}`;
-	const skill = benchCard.skills[0] as (typeof benchCard.skills)[number];
-	const card = {
-		name: benchCard.name,
-		description: benchCard.description,
-		version: benchCard.version,
-		provider: benchCard.provider,
-		documentationUrl: "",
-		// Both versions on the same endpoint: the compat layer takes header-less (v0.3) requests.
-		supportedInterfaces: [
-			{
-				url: `${base}${JSONRPC_PATH}`,
-				protocolBinding: "JSONRPC",
-				tenant: "",
-				protocolVersion: "1.0",
-			},
-			{
-				url: `${base}${JSONRPC_PATH}`,
-				protocolBinding: "JSONRPC",
-				tenant: "",
-				protocolVersion: "0.3",
-			},
-		],
-		capabilities: {
-			streaming: true,
-			pushNotifications: false,
-			extensions: [],
-			extendedAgentCard: false,
-		},
-		securitySchemes: {},
-		securityRequirements: [],
-		defaultInputModes: benchCard.defaultInputModes,
-		defaultOutputModes: benchCard.defaultOutputModes,
-		skills: [
-			{
-				...skill,
-				inputModes: ["text/plain"],
-				outputModes: ["text/plain"],
-				securityRequirements: [],
-			},
-		],
-		signatures: [],
-	};
-	const requestHandler = new DefaultRequestHandler(
-		card,
-		new InMemoryTaskStore(),
-		new SdkEchoExecutor(),
-	);
-	const app = express();
-	app.disable("x-powered-by");
-	app.use(
-		`/${AGENT_CARD_PATH}`,
-		agentCardHandler({ agentCardProvider: requestHandler }),
-	);
-	app.use(
-		JSONRPC_PATH,
-		jsonRpcHandler({
-			requestHandler,
-			userBuilder: UserBuilder.noAuthentication,
-			legacyCompat: { enabled: true },
-		}),
-	);
-	app.post(RAW_PATH, express.json(), (req, res) => {
-		res.json(rawEcho(req.body));
-	});
-	app.get(MEM_PATH, (req, res) => {
-		res.json(memFigures(req.query.gc === "1"));
-	});
-	return new Promise((resolve) => {
-		const server = app.listen(port, host, () => resolve(server));
-	});
+  const base = `http://${host}:${port}`;
+  const skill = benchCard.skills[0] as (typeof benchCard.skills)[number];
+  const card = {
+    name: benchCard.name,
+    description: benchCard.description,
+    version: benchCard.version,
+    provider: benchCard.provider,
+    documentationUrl: '',
+    // Both versions on the same endpoint: the compat layer takes header-less (v0.3) requests.
+    supportedInterfaces: [
+      {
+        url: `${base}${JSONRPC_PATH}`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
+      {
+        url: `${base}${JSONRPC_PATH}`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '0.3',
+      },
+    ],
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [],
+      extendedAgentCard: false,
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: benchCard.defaultInputModes,
+    defaultOutputModes: benchCard.defaultOutputModes,
+    skills: [
+      {
+        ...skill,
+        inputModes: ['text/plain'],
+        outputModes: ['text/plain'],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  };
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkEchoExecutor());
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
+  app.use(
+    JSONRPC_PATH,
+    jsonRpcHandler({
+      requestHandler,
+      userBuilder: UserBuilder.noAuthentication,
+      legacyCompat: { enabled: true },
+    }),
+  );
+  app.post(RAW_PATH, express.json(), (req, res) => {
+    res.json(rawEcho(req.body));
+  });
+  app.get(MEM_PATH, (req, res) => {
+    res.json(memFigures(req.query.gc === '1'));
+  });
+  return new Promise((resolve) => {
+    const server = app.listen(port, host, () => resolve(server));
+  });
 }

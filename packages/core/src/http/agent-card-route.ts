@@ -32,7 +32,8 @@ export class AgentCardRoute {
       vary: 'A2A-Version',
       ...headers,
     };
-    if (notModified(request, cached.etag, this.lastModified)) return new Response(null, { status: 304, headers: common });
+    if (notModified(request, cached.etag, this.lastModified))
+      return new Response(null, { status: 304, headers: common });
     return textResponse(request.method === 'HEAD' ? null : cached.json, {
       status: 200,
       headers: { 'content-type': 'application/json', ...common },

@@ -85,31 +85,44 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     earlyErrors: options.earlyStreamErrors ?? 'json',
     onError,
   } as const;
-  const policy: VersionPolicy = { legacy: options.legacyVersions ?? true, strictVersionHeader: options.strictVersionHeader ?? false };
+  const policy: VersionPolicy = {
+    legacy: options.legacyVersions ?? true,
+    strictVersionHeader: options.strictVersionHeader ?? false,
+  };
   const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
   const interfaces = (baseUrl: string): AgentInterface[] => {
     const out: AgentInterface[] = [];
     if (jsonRpcPath !== false) {
-      out.push({ url: joinUrl(baseUrl, jsonRpcPath), protocolBinding: PROTOCOL_BINDINGS.jsonrpc, protocolVersion: '1.0' });
+      out.push({
+        url: joinUrl(baseUrl, jsonRpcPath),
+        protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
+        protocolVersion: '1.0',
+      });
     }
     if (restPath !== false) {
       out.push({ url: joinUrl(baseUrl, restPath), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
     }
     if (jsonRpcPath !== false && policy.legacy) {
-      out.push({ url: joinUrl(baseUrl, jsonRpcPath), protocolBinding: PROTOCOL_BINDINGS.jsonrpc, protocolVersion: '0.3' });
+      out.push({
+        url: joinUrl(baseUrl, jsonRpcPath),
+        protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
+        protocolVersion: '0.3',
+      });
     }
     return out;
   };
-  const publishCard = (baseUrl: string) => (input: AgentCardInput): AgentCard =>
-    ({
-      ...input,
-      defaultInputModes: input.defaultInputModes ?? engine.agentCard.defaultInputModes,
-      defaultOutputModes: input.defaultOutputModes ?? engine.agentCard.defaultOutputModes,
-      capabilities: input.capabilities ?? engine.agentCard.capabilities,
-      supportedInterfaces: input.supportedInterfaces?.length ? input.supportedInterfaces : interfaces(baseUrl),
-    }) as AgentCard;
+  const publishCard =
+    (baseUrl: string) =>
+    (input: AgentCardInput): AgentCard =>
+      ({
+        ...input,
+        defaultInputModes: input.defaultInputModes ?? engine.agentCard.defaultInputModes,
+        defaultOutputModes: input.defaultOutputModes ?? engine.agentCard.defaultOutputModes,
+        capabilities: input.capabilities ?? engine.agentCard.capabilities,
+        supportedInterfaces: input.supportedInterfaces?.length ? input.supportedInterfaces : interfaces(baseUrl),
+      }) as AgentCard;
   const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
   const cards = new VersionedCardRoutes(agentCard, {
     maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
@@ -131,12 +144,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     }
     // The push signer's and the card signer's public keys.
     const jwks =
-      path === jwksPath && (method === 'GET' || method === 'HEAD') ? await cards.jwks(await engine.pushNotifications?.jwksResponse?.()) : undefined;
+      path === jwksPath && (method === 'GET' || method === 'HEAD')
+        ? await cards.jwks(await engine.pushNotifications?.jwksResponse?.())
+        : undefined;
     if (jwks) return jwks;
 
     const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
     const restMatch =
-      !isJsonRpc && restPath !== false && path.startsWith(restPath) ? matchRest(method, path.slice(restPath.length) || '/') : undefined;
+      !isJsonRpc && restPath !== false && path.startsWith(restPath)
+        ? matchRest(method, path.slice(restPath.length) || '/')
+        : undefined;
     if (!isJsonRpc && !restMatch) return undefined;
     if (restMatch && 'allowed' in restMatch) {
       return statusErrorResponse(new A2AError('MethodNotFound', `Method ${method} not allowed here`), {
@@ -169,13 +186,20 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       const routeSettings = { ...settings, headers, versions: versionRouter?.(version) };
       return isJsonRpc
         ? await serveJsonRpc(request, env, routeSettings)
-        : await serveRest(request, url, restMatch as Exclude<typeof restMatch, { allowed: string[] } | undefined>, env, routeSettings);
+        : await serveRest(
+            request,
+            url,
+            restMatch as Exclude<typeof restMatch, { allowed: string[] } | undefined>,
+            env,
+            routeSettings,
+          );
     } catch (error) {
       if (!isA2AError(error)) {
         onError(error);
         return fail(new A2AError('Internal', 'Internal error'));
       }
-      const headers: HeaderInit = error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(engine.agentCard) } : {};
+      const headers: HeaderInit =
+        error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(engine.agentCard) } : {};
       return fail(error, headers);
     }
   }
@@ -206,7 +230,12 @@ export function requestedVersion(request: Request, url: URL): string | undefined
 }
 
 const parseList = (header: string | null): string[] =>
-  header ? header.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  header
+    ? header
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 const samePath = (a: string, b: string) => a === b || (a === '' && b === '/') || a === `${b}/`;
 

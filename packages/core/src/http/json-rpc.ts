@@ -3,8 +3,8 @@ import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { readBodyText } from './body.js';
 import { textResponse } from './prepared.js';
-import { jsonRpcErrorBody, jsonRpcErrorResponse, type HeaderInit, type JsonRpcId } from './responses.js';
-import { streamResponse, type StreamSettings } from './stream.js';
+import { type HeaderInit, type JsonRpcId, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
+import { type StreamSettings, streamResponse } from './stream.js';
 
 export interface JsonRpcCall {
   id: JsonRpcId;
@@ -21,12 +21,17 @@ export function parseJsonRpc(text: string): JsonRpcCall {
     throw new A2AError('ParseError', 'Invalid JSON payload');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new A2AError('InvalidRequest', 'Invalid request: expected a JSON-RPC 2.0 request object (batches are not supported)');
+    throw new A2AError(
+      'InvalidRequest',
+      'Invalid request: expected a JSON-RPC 2.0 request object (batches are not supported)',
+    );
   }
   const { jsonrpc, method, id, params } = body as Record<string, unknown>;
-  const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  const validId =
+    id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
   const callId = validId ? ((id ?? null) as JsonRpcId) : null;
-  if (!validId) throw withId(new A2AError('InvalidRequest', 'Invalid request: id must be a string, a number or null'), null);
+  if (!validId)
+    throw withId(new A2AError('InvalidRequest', 'Invalid request: id must be a string, a number or null'), null);
   if (jsonrpc !== '2.0') throw withId(new A2AError('InvalidRequest', 'Invalid request: jsonrpc must be "2.0"'), callId);
   if (typeof method !== 'string' || method === '') {
     throw withId(new A2AError('InvalidRequest', 'Invalid request: method must be a non-empty string'), callId);

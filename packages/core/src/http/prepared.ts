@@ -40,7 +40,11 @@ class TextResponse extends Response {
 
   /** The same response with a real body, made on first use. */
   full(): Response {
-    this.#full ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers });
+    this.#full ??= new Response(this.#text, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+    });
     return this.#full;
   }
 

@@ -3,7 +3,12 @@ import { textResponse } from './prepared.js';
 
 export type HeaderInit = Record<string, string>;
 
-export function jsonResponse(body: unknown, status = 200, headers: HeaderInit = {}, contentType = 'application/json'): Response {
+export function jsonResponse(
+  body: unknown,
+  status = 200,
+  headers: HeaderInit = {},
+  contentType = 'application/json',
+): Response {
   return textResponse(JSON.stringify(body), { status, headers: { 'content-type': contentType, ...headers } });
 }
 
@@ -27,4 +32,10 @@ export function statusErrorResponse(error: A2AError, headers: HeaderInit = {}): 
 
 export type JsonRpcId = string | number | null;
 
-const HTTP_LEVEL = new Set(['Unauthenticated', 'PermissionDenied', 'PayloadTooLarge', 'UnsupportedMediaType', 'Unavailable']);
+const HTTP_LEVEL = new Set([
+  'Unauthenticated',
+  'PermissionDenied',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+  'Unavailable',
+]);

@@ -1,8 +1,8 @@
 import { type A2AError, toA2AError } from '../errors.js';
 import type { StreamResponse } from '../schemas/task.js';
 import { seqOf } from '../server/stream-response.js';
-import type { HeaderInit } from './responses.js';
 import { eventStreamResponse } from './prepared.js';
+import type { HeaderInit } from './responses.js';
 import { dataFrame, errorEventFrame, SSE_HEADERS } from './sse.js';
 
 export interface StreamSettings {
@@ -36,12 +36,17 @@ export async function streamResponse(
   } catch (error) {
     const a2a = report(error);
     if (options.earlyErrors === 'json') return options.earlyError(a2a);
-    return new Response(dataFrame(options.errorJson(a2a)), { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
+    return new Response(dataFrame(options.errorJson(a2a)), {
+      status: 200,
+      headers: { ...SSE_HEADERS, ...options.headers },
+    });
   }
   const frames: AsyncIterator<string> = {
     next: async () => {
       const next = await events.next();
-      return next.done ? { value: undefined, done: true } : { value: dataFrame(options.frame(next.value), seqOf(next.value)), done: false };
+      return next.done
+        ? { value: undefined, done: true }
+        : { value: dataFrame(options.frame(next.value), seqOf(next.value)), done: false };
     },
     return: async () => {
       await events.return(undefined);

@@ -18,6 +18,7 @@ export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise
     if (!res.writableFinished) release();
   });
   const uncork = () => {
+    if (!corked) return;
     corked = false;
     res.uncork();
     (res as { flush?: () => void }).flush?.();
@@ -56,6 +57,8 @@ export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise
     if (!gone) write(sse.errorFrame(error));
   } finally {
     clearInterval(timer);
+    // Node 24 drops data still corked when end() runs, so the last batch must leave first.
+    uncork();
     if (!gone) res.end();
   }
 }

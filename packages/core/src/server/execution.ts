@@ -1,12 +1,18 @@
 import { A2AError, toA2AError } from '../errors.js';
+import { newId } from '../ids.js';
 import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { Task, TaskState } from '../schemas/task.js';
-import { ConcurrentModificationError, type StoredTask, type TaskEventRecord, type TaskOwner, type TaskStore } from '../store/task-store.js';
 import type { PushConfigStore } from '../store/task-store.js';
+import {
+  ConcurrentModificationError,
+  type StoredTask,
+  type TaskEventRecord,
+  type TaskOwner,
+  type TaskStore,
+} from '../store/task-store.js';
 import { newTask, type TaskEvent } from '../task-state.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
-import { newId } from '../ids.js';
 
 export type FirstOutcome = { message: Message } | { stored: StoredTask };
 
@@ -162,7 +168,12 @@ export class Execution implements AgentContext {
   }
 
   agentMessage(content: MessageContent, withTask = true): Message {
-    const base = typeof content === 'string' ? { parts: [{ text: content }] } : Array.isArray(content) ? { parts: content } : content;
+    const base =
+      typeof content === 'string'
+        ? { parts: [{ text: content }] }
+        : Array.isArray(content)
+          ? { parts: content }
+          : content;
     return {
       ...base,
       messageId: base.messageId ?? newId(),

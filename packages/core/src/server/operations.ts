@@ -14,7 +14,7 @@ import {
 } from '../schemas/requests.js';
 import type { StreamResponse } from '../schemas/task.js';
 import type { CallContext } from './agent-executor.js';
-import type { AgentCardInput, A2ARequestHandler } from './request-handler.js';
+import type { A2ARequestHandler, AgentCardInput } from './request-handler.js';
 import { parseEventId } from './stream-response.js';
 
 export interface OperationEnv {

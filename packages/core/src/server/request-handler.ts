@@ -1,6 +1,8 @@
 import { A2AError, invalidParams, taskNotFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { PushNotificationHook } from '../push/push-hook.js';
 import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
-import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
+import type { TaskPushNotificationConfig, TaskPushNotificationConfigInput } from '../schemas/push-config.js';
 import type {
   CancelTaskRequest,
   GetTaskPushNotificationConfigRequest,
@@ -10,7 +12,6 @@ import type {
   SendMessageRequest,
   SubscribeToTaskRequest,
 } from '../schemas/requests.js';
-import type { TaskPushNotificationConfigInput } from '../schemas/push-config.js';
 import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import {
@@ -27,11 +28,12 @@ import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
-import { newId } from '../ids.js';
-import type { PushNotificationHook } from '../push/push-hook.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
-export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces' | 'defaultInputModes' | 'defaultOutputModes' | 'capabilities'> & {
+export type AgentCardInput = Omit<
+  AgentCard,
+  'supportedInterfaces' | 'defaultInputModes' | 'defaultOutputModes' | 'capabilities'
+> & {
   supportedInterfaces?: AgentCard['supportedInterfaces'];
   defaultInputModes?: string[];
   defaultOutputModes?: string[];
@@ -90,14 +92,16 @@ export class A2ARequestHandler {
     if (!pushStore) throw new Error('A pushConfigStore is required when the task store does not store push configs');
     this.pushStore = options.pushNotifications?.attach({ store, pushStore }) ?? pushStore;
     this.pushNotifications = options.pushNotifications;
-    this.validatePushUrl = options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
+    this.validatePushUrl =
+      options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
     this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
     const clock = options.now ?? (() => new Date().toISOString());
     // Status timestamps never go backwards: ListTasks orders by them.
     this.now = () => {
       const t = clock();
-      this.lastTimestamp = t > this.lastTimestamp ? t : this.lastTimestamp;
+      // ISO-8601 strings of one format compare correctly as strings.
+      if (t > this.lastTimestamp) this.lastTimestamp = t;
       return this.lastTimestamp;
     };
   }
@@ -130,7 +134,10 @@ export class A2ARequestHandler {
         yield { message: first.message };
         return;
       }
-      yield withSeq({ task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) }, first.stored.version);
+      yield withSeq(
+        { task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) },
+        first.stored.version,
+      );
       yield* this.follow(subscription, first.stored);
     } finally {
       subscription.close();
@@ -156,7 +163,12 @@ export class A2ARequestHandler {
         historyLength: request.historyLength,
         includeArtifacts: request.includeArtifacts ?? false,
       });
-      return { tasks: page.tasks, nextPageToken: page.nextPageToken, pageSize: page.tasks.length, totalSize: page.totalSize };
+      return {
+        tasks: page.tasks,
+        nextPageToken: page.nextPageToken,
+        pageSize: page.tasks.length,
+        totalSize: page.totalSize,
+      };
     } catch (error) {
       if (error instanceof InvalidPageTokenError) {
         throw invalidParams('Invalid params: pageToken: not a token this server issued', [
@@ -200,14 +212,22 @@ export class A2ARequestHandler {
    * `afterSeq` (a resuming client's `Last-Event-ID`): when the log still holds every event after it, those events are
    * replayed instead of the snapshot, so the client sees no gap and no duplicate, even if the task finished meanwhile.
    */
-  async *subscribeToTask(request: SubscribeToTaskRequest, call: CallContext, afterSeq?: number): AsyncGenerator<StreamResponse> {
+  async *subscribeToTask(
+    request: SubscribeToTaskRequest,
+    call: CallContext,
+    afterSeq?: number,
+  ): AsyncGenerator<StreamResponse> {
     this.requireStreaming();
     const stored = await this.load(request.id, call);
     const replay = afterSeq === undefined ? undefined : await this.replay(request.id, afterSeq, stored.version);
     if (!replay?.length && isTerminal(stored.task.status.state)) {
-      throw new A2AError('UnsupportedOperation', `Task ${request.id} is ${stored.task.status.state}; nothing to subscribe to`, {
-        metadata: { taskId: request.id },
-      });
+      throw new A2AError(
+        'UnsupportedOperation',
+        `Task ${request.id} is ${stored.task.status.state}; nothing to subscribe to`,
+        {
+          metadata: { taskId: request.id },
+        },
+      );
     }
     const subscription = this.subscribe(request.id, stored.version, call.signal);
     try {
@@ -219,7 +239,10 @@ export class A2ARequestHandler {
     }
   }
 
-  async createPushConfig(request: TaskPushNotificationConfigInput, call: CallContext): Promise<TaskPushNotificationConfig> {
+  async createPushConfig(
+    request: TaskPushNotificationConfigInput,
+    call: CallContext,
+  ): Promise<TaskPushNotificationConfig> {
     this.requirePush();
     const taskId = request.taskId ?? '';
     const stored = await this.load(taskId, call);
@@ -229,7 +252,10 @@ export class A2ARequestHandler {
     return config;
   }
 
-  async getPushConfig(request: GetTaskPushNotificationConfigRequest, call: CallContext): Promise<TaskPushNotificationConfig> {
+  async getPushConfig(
+    request: GetTaskPushNotificationConfigRequest,
+    call: CallContext,
+  ): Promise<TaskPushNotificationConfig> {
     this.requirePush();
     await this.load(request.taskId, call);
     const config = await this.pushStore.getPushConfig(request.taskId, request.id);
@@ -270,7 +296,10 @@ export class A2ARequestHandler {
   private async start(request: SendMessageRequest, call: CallContext) {
     const { message, configuration } = request;
     this.checkRequiredExtensions(call);
-    if (message.role !== 'ROLE_USER') throw invalidParams('Invalid params: message.role: must be ROLE_USER', [{ field: 'message.role', description: 'must be ROLE_USER' }]);
+    if (message.role !== 'ROLE_USER')
+      throw invalidParams('Invalid params: message.role: must be ROLE_USER', [
+        { field: 'message.role', description: 'must be ROLE_USER' },
+      ]);
     const pushInput = configuration?.taskPushNotificationConfig;
     if (pushInput) {
       this.requirePush();
@@ -287,9 +316,13 @@ export class A2ARequestHandler {
         ]);
       }
       if (isTerminal(task.status.state)) {
-        throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${task.status.state} and accepts no more messages`, {
-          metadata: { taskId: task.id },
-        });
+        throw new A2AError(
+          'UnsupportedOperation',
+          `Task ${task.id} is ${task.status.state} and accepts no more messages`,
+          {
+            metadata: { taskId: task.id },
+          },
+        );
       }
     }
     const taskId = existing?.task.id ?? newId();
@@ -302,7 +335,10 @@ export class A2ARequestHandler {
       const record = await this.appendWithRetry(taskId, { kind: 'history', message: userMessage });
       subscription = this.subscribe(taskId, record.seq, call.signal);
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
-      existing = { task: { ...existing.task, history: [...(existing.task.history ?? []), userMessage] }, version: record.seq };
+      existing = {
+        task: { ...existing.task, history: [...(existing.task.history ?? []), userMessage] },
+        version: record.seq,
+      };
     }
     const execution = new Execution({
       executor: this.executor,
@@ -381,8 +417,8 @@ export class A2ARequestHandler {
 
   private track(execution: Execution): void {
     const { taskId } = execution;
-    let set = this.executions.get(taskId);
-    if (!set) this.executions.set(taskId, (set = new Set()));
+    const set = this.executions.get(taskId) ?? new Set();
+    this.executions.set(taskId, set);
     set.add(execution);
     const lease = this.coordinator.track({
       taskId,
@@ -397,16 +433,18 @@ export class A2ARequestHandler {
       set.delete(execution);
       if (set.size === 0 && this.executions.get(taskId) === set) this.executions.delete(taskId);
     };
-    void execution.settled.then(async () => {
-      const stored = execution.stored ? await this.store.get(taskId) : undefined;
-      const state = stored?.task.status.state;
-      if (!state || isTerminal(state) || isInterrupted(state)) return release();
-      // Background work goes on after execute() returned: release when the task finishes.
-      for await (const record of this.store.subscribe(taskId, stored.version, execution.signal)) {
-        if (isTerminal(record.state) || isInterrupted(record.state)) break;
-      }
-      release();
-    }).catch(this.onError);
+    void execution.settled
+      .then(async () => {
+        const stored = execution.stored ? await this.store.get(taskId) : undefined;
+        const state = stored?.task.status.state;
+        if (!state || isTerminal(state) || isInterrupted(state)) return release();
+        // Background work goes on after execute() returned: release when the task finishes.
+        for await (const record of this.store.subscribe(taskId, stored.version, execution.signal)) {
+          if (isTerminal(record.state) || isInterrupted(record.state)) break;
+        }
+        release();
+      })
+      .catch(this.onError);
   }
 
   private async appendWithRetry(taskId: string, event: Parameters<TaskStore['append']>[2]): Promise<TaskEventRecord> {
@@ -428,7 +466,8 @@ export class A2ARequestHandler {
   }
 
   private requireStreaming(): void {
-    if (!this.capabilities.streaming) throw new A2AError('UnsupportedOperation', 'Streaming is not supported by this agent');
+    if (!this.capabilities.streaming)
+      throw new A2AError('UnsupportedOperation', 'Streaming is not supported by this agent');
   }
 
   private requirePush(): void {
@@ -470,10 +509,15 @@ function normalizeCard(input: AgentCardInput): AgentCard {
     defaultOutputModes: ['text/plain'],
     capabilities: {},
     ...input,
-    supportedInterfaces: input.supportedInterfaces ?? [{ url: 'http://localhost/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: input.supportedInterfaces ?? [
+      { url: 'http://localhost/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
   };
   const parsed = AgentCardSchema.safeParse(card);
-  if (!parsed.success) throw new Error(`Invalid agent card: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid agent card: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return { ...parsed.data, supportedInterfaces: input.supportedInterfaces ?? [] };
 }
 

@@ -6,7 +6,9 @@ export function toStreamResponse(record: TaskEventRecord): StreamResponse | unde
   const { event, taskId, contextId } = record;
   switch (event.kind) {
     case 'status':
-      return { statusUpdate: { taskId, contextId, status: event.status, ...(event.metadata && { metadata: event.metadata }) } };
+      return {
+        statusUpdate: { taskId, contextId, status: event.status, ...(event.metadata && { metadata: event.metadata }) },
+      };
     case 'artifact':
       return {
         artifactUpdate: {

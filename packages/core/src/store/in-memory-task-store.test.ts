@@ -52,7 +52,11 @@ describe('InMemoryTaskStore', () => {
     expect((await store.list('o', { pageSize: 10, contextId: 'odd' })).tasks.map((t) => t.id)).toEqual(['t3', 't1']);
     expect((await store.list('o', { pageSize: 10, status: 'TASK_STATE_WORKING' })).totalSize).toBe(1);
     const t3 = (await store.get('t3'))?.task.status.timestamp ?? '';
-    expect((await store.list('o', { pageSize: 10, statusTimestampAfter: t3 })).tasks.map((t) => t.id)).toEqual(['t0', 't4', 't3']);
+    expect((await store.list('o', { pageSize: 10, statusTimestampAfter: t3 })).tasks.map((t) => t.id)).toEqual([
+      't0',
+      't4',
+      't3',
+    ]);
     await expect(store.list('o', { pageSize: 2, pageToken: 'garbage' })).rejects.toBeInstanceOf(InvalidPageTokenError);
   });
 

@@ -75,8 +75,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       pushConfigs: undefined,
     };
     this.tasks.set(task.id, entry);
-    let index = this.byOwner.get(owner);
-    if (!index) this.byOwner.set(owner, (index = new Map()));
+    const index = this.byOwner.get(owner) ?? new Map();
+    this.byOwner.set(owner, index);
     index.set(task.id, entry);
     return { task: copyTask(entry.task), version: 1 };
   }
@@ -89,7 +89,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
     const entry = this.tasks.get(taskId);
     if (!entry) throw new Error(`Task ${taskId} does not exist`);
-    if (entry.version !== expectedVersion) throw new ConcurrentModificationError(taskId, expectedVersion, entry.version);
+    if (entry.version !== expectedVersion)
+      throw new ConcurrentModificationError(taskId, expectedVersion, entry.version);
     applyTaskEvent(entry.task, event); // throws before mutating on an illegal change
     const record: TaskEventRecord = {
       taskId,
@@ -114,7 +115,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const cursor = query.pageToken ? decodePageToken('t', query.pageToken) : Number.POSITIVE_INFINITY;
     const empty: TaskPage = { tasks: [], totalSize: 0, nextPageToken: '' };
     if (!index) return empty;
-    const filtered = query.contextId !== undefined || query.status !== undefined || query.statusTimestampAfter !== undefined;
+    const filtered =
+      query.contextId !== undefined || query.status !== undefined || query.statusTimestampAfter !== undefined;
     if (!filtered) return this.listAll(index, cursor, query);
     const entries = Array.from(index.values());
     const page: Entry[] = [];
@@ -168,7 +170,9 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     }
     const last = page[page.length - 1];
     return {
-      tasks: page.map((e) => viewTask(e.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts })),
+      tasks: page.map((e) =>
+        viewTask(e.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts }),
+      ),
       totalSize: index.size,
       nextPageToken: more && last ? encodePageToken('t', last.listSeq) : '',
     };
@@ -191,7 +195,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       return queue;
     }
     for (const record of entry.log ?? []) if (record.seq > afterSeq) queue.push(record);
-    if (!set) this.subscribers.set(taskId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(taskId, set);
+    }
     set.add(queue);
     return queue;
   }
@@ -199,7 +206,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   async savePushConfig(config: TaskPushNotificationConfig): Promise<void> {
     const entry = this.tasks.get(config.taskId);
     if (!entry) throw new Error(`Task ${config.taskId} does not exist`);
-    (entry.pushConfigs ??= new Map()).set(config.id, { ...config });
+    entry.pushConfigs ??= new Map();
+    entry.pushConfigs.set(config.id, { ...config });
   }
 
   async getPushConfig(taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
@@ -241,5 +249,6 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 /** Arrays grown by `push` keep spare capacity (17 slots for one item); a finished task's arrays no longer grow. */
 function compact(task: Task): void {
   if (task.history) task.history = task.history.slice();
-  if (task.artifacts) task.artifacts = task.artifacts.map((a) => (a.parts.length > 1 ? { ...a, parts: a.parts.slice() } : a));
+  if (task.artifacts)
+    task.artifacts = task.artifacts.map((a) => (a.parts.length > 1 ? { ...a, parts: a.parts.slice() } : a));
 }
