@@ -18,7 +18,11 @@ export function fixtureExecutor() {
         case 'reply':
           return ctx.reply(`you said ${arg}`);
         case 'ask':
-          if (ctx.task) return ctx.complete(`thanks for ${text}`);
+          if (ctx.task) {
+            // An artifact before the status change: the turn must not end while the state is still INPUT_REQUIRED.
+            await ctx.artifact({ artifactId: 'answer', text: arg });
+            return ctx.complete(`thanks for ${text}`);
+          }
           return ctx.inputRequired('what is your name?');
         case 'boom':
           throw new Error('kaboom');

@@ -39,6 +39,7 @@ describe('JSON-RPC binding over HTTP', () => {
       .task;
     expect(second.id).toBe(first.id);
     expect(second.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(second.artifacts[0].parts[0].text).toBe('Ada');
     expect(second.history.filter((m: any) => m.role === 'ROLE_USER')).toHaveLength(2);
     const late = await s.rpc('SendMessage', { message: userMessage('more', { taskId: first.id }) });
     expect(late.body.error.code).toBe(-32004);

@@ -378,7 +378,7 @@ export class A2ARequestHandler {
       for (;;) {
         const next = await Promise.race([subscription.next(), settled]);
         if (next === 'settled' || next.done) return;
-        if (isTerminal(next.value.state) || isInterrupted(next.value.state)) return;
+        if (endsTurn(next.value)) return;
       }
     } finally {
       subscription.close();
@@ -393,7 +393,7 @@ export class A2ARequestHandler {
       if (next.done) return;
       const response = toStreamResponse(next.value);
       if (response) yield withSeq(response, next.value.seq);
-      if (isTerminal(next.value.state) || isInterrupted(next.value.state)) return;
+      if (endsTurn(next.value)) return;
     }
   }
 
@@ -440,7 +440,7 @@ export class A2ARequestHandler {
         if (!state || isTerminal(state) || isInterrupted(state)) return release();
         // Background work goes on after execute() returned: release when the task finishes.
         for await (const record of this.store.subscribe(taskId, stored.version, execution.signal)) {
-          if (isTerminal(record.state) || isInterrupted(record.state)) break;
+          if (endsTurn(record)) break;
         }
         release();
       })
@@ -523,4 +523,12 @@ function normalizeCard(input: AgentCardInput): AgentCard {
 
 export function createRequestHandler(options: RequestHandlerOptions): A2ARequestHandler {
   return new A2ARequestHandler(options);
+}
+
+/**
+ * Whether a logged event ends the agent's turn: a status change to a terminal or interrupted state. Other events keep
+ * the state they found, so an artifact streamed while continuing an INPUT_REQUIRED task does not end the turn.
+ */
+function endsTurn(record: TaskEventRecord): boolean {
+  return record.event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state));
 }
