@@ -7,6 +7,7 @@ export {
   type A2ARequestContext,
   createA2AHandler,
   type HandleOptions,
+  type MountableHandler,
   requestedVersion,
 } from './http/create-handler.js';
 export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';

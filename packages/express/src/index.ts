@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
+import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import { requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
 
 /** The parts of Express's request (4.21+ and 5) the adapter reads; no type package needed. */
@@ -9,7 +9,6 @@ export interface ExpressRequest extends IncomingMessage {
   protocol: string;
   hostname?: string | undefined;
   body?: unknown;
-  rawBody?: unknown;
   /** Set by auth middleware (Passport & co.). */
   // biome-ignore lint/suspicious/noExplicitAny: whatever the app's auth put there
   user?: any;
@@ -31,11 +30,11 @@ export interface A2AExpressOptions {
  * The A2A routes as Express middleware: `app.use('/a2a', a2aExpress(a2a))` (also on a Router). The pair is the
  * handler plus an error handler that answers a body parser's JSON/size errors on A2A paths the A2A way.
  */
-export function a2aExpress(a2a: A2AHttpHandler, options: A2AExpressOptions = {}) {
+export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {}) {
   const serve = async (req: ExpressRequest, res: ServerResponse, next: Next, bodyError?: BodyParserError) => {
     try {
       const url = options.trustProxy ? requestUrl(req, true) : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
-      const rawBody = bodyError ? (bodyError.body ?? '') : rawOf(req.rawBody);
+      const rawBody = bodyError ? (bodyError.body ?? '') : rawOf((req as { rawBody?: unknown }).rawBody);
       let request = toWebRequest(req, res, { url, rawBody, parsedBody: req.body });
       if (bodyError?.type === 'entity.too.large') request = withLength(request, bodyError.length);
       const context = (await options.context?.(req, res)) ?? {};
@@ -69,6 +68,7 @@ function publicHost(req: ExpressRequest): string {
   return req.get('x-forwarded-host')?.split(',')[0]?.trim() || req.hostname;
 }
 
+/** The exact bytes when the app's parser kept them (e.g. `express.json({ verify })` storing `req.rawBody`). */
 const rawOf = (raw: unknown) => (typeof raw === 'string' || raw instanceof Uint8Array ? raw : undefined);
 
 /** The body is gone (the parser refused it): keep its declared size so core answers 413. */

@@ -1,12 +1,12 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
-import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
+import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import { requestUrl, toWebRequest } from '@a2a/core/node';
 import { notFound } from '@hapi/boom';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 
 export interface A2AHapiOptions {
-  handler: A2AHttpHandler;
+  handler: MountableHandler;
   /** The A2A caller from your auth (e.g. `request.auth.credentials`): `{ user?: { id, scopes? }, tenant? }`. */
   context?: (
     request: Request,
@@ -35,6 +35,8 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
   name: '@a2a/hapi',
   version: '0.1.0',
   requirements: { hapi: '>=21.0.0' },
+  // One server may mount several handlers (an agent and a webhook receiver, or two agents under two prefixes).
+  multiple: true,
   register(server, options) {
     const prefix = server.realm.modifiers.route.prefix ?? '';
     server.route({

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
+import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import { toWebRequest } from '@a2a/core/node';
 
 /** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
@@ -30,7 +30,7 @@ export interface A2AKoaOptions {
 }
 
 /** The A2A routes as Koa middleware; other paths go on to `next()`. */
-export function a2aKoa(a2a: A2AHttpHandler, options: A2AKoaOptions = {}) {
+export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
   const prefix = options.prefix?.replace(/\/$/, '') ?? '';
   return async (ctx: KoaContext, next: () => Promise<unknown>): Promise<void> => {
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await next());

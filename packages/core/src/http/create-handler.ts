@@ -24,9 +24,16 @@ export interface HandleOptions {
   context?: A2ARequestContext;
 }
 
-export interface A2AHttpHandler {
-  /** `undefined` when the path is not an A2A route (adapters call `next()`). Never rejects. */
+/**
+ * What the framework adapters mount: anything answering Fetch requests for its own paths. The A2A handler is one;
+ * so is `@a2a/webhook-receiver`'s `receiver.handler`.
+ */
+export interface MountableHandler {
+  /** `undefined` when the path is not one of its routes (adapters call `next()`). Never rejects. */
   handle(request: Request, options?: HandleOptions): Promise<Response | undefined>;
+}
+
+export interface A2AHttpHandler extends MountableHandler {
   /** Same, with 404 instead of `undefined`, for Fetch-native hosts. */
   fetch(request: Request, options?: HandleOptions): Promise<Response>;
   readonly requestHandler: A2ARequestHandler;

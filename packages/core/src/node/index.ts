@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { A2AHttpHandler, A2ARequestContext } from '../http/create-handler.js';
+import type { A2ARequestContext, MountableHandler } from '../http/create-handler.js';
 import { bufferedWebRequest } from './buffered-request.js';
 import { toWebRequest } from './to-web-request.js';
 import { writeNodeResponse } from './write-node-response.js';
@@ -16,10 +16,10 @@ export interface NodeHandlerOptions {
 }
 
 /**
- * A `node:http` request listener serving the A2A handler; non-A2A paths get a plain 404, or go to `next` when given
+ * A `node:http` request listener serving the A2A handler (or any `MountableHandler`); non-A2A paths get a plain 404, or go to `next` when given
  * (connect-style). Never throws.
  */
-export function createNodeHandler(a2a: A2AHttpHandler, options: NodeHandlerOptions = {}) {
+export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
       const trustProxy = options.trustProxy ?? false;
