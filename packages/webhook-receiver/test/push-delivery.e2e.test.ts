@@ -152,4 +152,44 @@ describe('push delivery between two real servers', () => {
     expect(got.every((id) => id === fastTask)).toBe(true);
     expect(hung).toBe(1); // still stuck on its first notification
   });
+
+  it('sends v0.3 bodies to webhooks registered through the v0.3 wire, v1.0 bodies to the others', async () => {
+    const sender = createNodePushSender({ ...fast, ssrf: { allow: ['127.0.0.1'] } });
+    cleanups.push(() => sender.close());
+    const agent = await startAgent(sender, chunkedExecutor(2));
+    cleanups.push(agent.close);
+    const receiver = createWebhookReceiver({ token: 'secret-token' });
+    const got: AnyNotification[] = [];
+    const types: string[] = [];
+    receiver.on('*', (n) => {
+      got.push(n);
+      types.push(`${n.protocolVersion} ${n.headers.get('content-type')}`);
+    });
+    const rx = await startReceiver(receiver);
+    cleanups.push(rx.close);
+
+    // A v0.3 client registers its webhook inside message/send.
+    const legacy = await agent.rpc('message/send', {
+      message: { kind: 'message', messageId: 'm-v03', role: 'user', parts: [{ kind: 'text', text: 'go' }] },
+      configuration: {
+        blocking: false,
+        pushNotificationConfig: { id: 'old', url: `${rx.url}/old`, token: 'secret-token' },
+      },
+    });
+    const legacyTask = legacy.result.id as string;
+    await until(() => got.filter((n) => n.taskId === legacyTask).length === 4, 5000, 'v0.3 notifications');
+    const legacyOnes = got.filter((n) => n.taskId === legacyTask);
+    expect(legacyOnes.every((n) => n.protocolVersion === '0.3')).toBe(true);
+    expect(legacyOnes.at(-1)?.kind).toBe('statusUpdate');
+    expect(types[0]).toMatch(/^0\.3 application\/json/);
+
+    // The same task seen by a v1.0 client: the config shows no internal fields.
+    const config = await agent.rpc('GetTaskPushNotificationConfig', { taskId: legacyTask, id: 'old' });
+    expect(config.result).toEqual({ taskId: legacyTask, id: 'old', url: `${rx.url}/old`, token: 'secret-token' });
+
+    const modernTask = await agent.startTask(`${rx.url}/new`);
+    await until(() => got.filter((n) => n.taskId === modernTask).length === 4, 5000, 'v1.0 notifications');
+    expect(got.filter((n) => n.taskId === modernTask).every((n) => n.protocolVersion === '1.0')).toBe(true);
+    expect(types.at(-1)).toMatch(/^1\.0 application\/a2a\+json/);
+  });
 });

@@ -36,7 +36,7 @@ async function call(name: OperationName, params: unknown, env: OperationEnv, ver
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;
     throw error;
   }
-  return operation.run(parsed.data, env);
+  return operation.run(parsed.data, { ...env, call: { ...env.call, protocolVersion: version } });
 }
 
 const unary = (result: unknown): LegacyResult => ({ kind: 'unary', result });

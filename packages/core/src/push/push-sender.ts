@@ -1,3 +1,4 @@
+import { toV03StreamResult } from '../compat/v03-translate.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import { toStreamResponse } from '../server/stream-response.js';
 import type { PushConfigStore, TaskEventRecord, TaskStore } from '../store/task-store.js';
@@ -82,9 +83,16 @@ export interface PushSenderOptions {
   random?: () => number;
 }
 
-export const defaultPushSerializer: PushSerializer = (record) => {
+/**
+ * The v1.0 StreamResponse (`application/a2a+json`), or for a config registered through the v0.3 wire the v0.3 body
+ * (bare kind-tagged Task or event, `application/json`) its receiver expects.
+ */
+export const defaultPushSerializer: PushSerializer = (record, config) => {
   const response = toStreamResponse(record);
-  return response && { body: JSON.stringify(response), contentType: 'application/a2a+json' };
+  if (!response) return undefined;
+  return config.protocolVersion === '0.3'
+    ? { body: JSON.stringify(toV03StreamResult(response)), contentType: 'application/json' }
+    : { body: JSON.stringify(response), contentType: 'application/a2a+json' };
 };
 
 const encoder = new TextEncoder();

@@ -19,5 +19,20 @@ export const TaskPushNotificationConfigSchema = protoMessage({
 });
 export type TaskPushNotificationConfigInput = z.output<typeof TaskPushNotificationConfigSchema>;
 
-/** A stored config always has its task and its id. */
-export type TaskPushNotificationConfig = TaskPushNotificationConfigInput & { id: string; taskId: string };
+/**
+ * A stored config always has its task and its id. `protocolVersion` (internal, never on the v1.0 wire) records a legacy
+ * wire the config was registered through, so its notifications are sent in that version's body shape.
+ */
+export type TaskPushNotificationConfig = TaskPushNotificationConfigInput & {
+  id: string;
+  taskId: string;
+  protocolVersion?: string | undefined;
+};
+
+/** The config as the v1.0 wire shows it (internal fields dropped). */
+export function publicPushConfig({
+  protocolVersion: _,
+  ...config
+}: TaskPushNotificationConfig): TaskPushNotificationConfig {
+  return config;
+}

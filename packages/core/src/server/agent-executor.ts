@@ -19,6 +19,8 @@ export interface CallContext {
   signal?: AbortSignal | undefined;
   /** SSE `Last-Event-ID` of a client resuming a stream. */
   lastEventId?: string | undefined;
+  /** The wire version the request arrived in when it was a legacy one (e.g. '0.3'); absent for v1.0. */
+  protocolVersion?: string | undefined;
 }
 
 /** Text, parts, or a partial message: everything the publishing helpers accept as message content. */

@@ -2,7 +2,11 @@ import { A2AError, invalidParams, taskNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
 import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
-import type { TaskPushNotificationConfig, TaskPushNotificationConfigInput } from '../schemas/push-config.js';
+import {
+  publicPushConfig,
+  type TaskPushNotificationConfig,
+  type TaskPushNotificationConfigInput,
+} from '../schemas/push-config.js';
 import type {
   CancelTaskRequest,
   GetTaskPushNotificationConfigRequest,
@@ -248,7 +252,7 @@ export class A2ARequestHandler {
     const stored = await this.load(taskId, call);
     await this.validatePushUrl?.(request.url);
     const config = { ...request, taskId: stored.task.id, id: request.id || newId() };
-    await this.pushStore.savePushConfig(config);
+    await this.pushStore.savePushConfig(withWireVersion(config, call));
     return config;
   }
 
@@ -264,7 +268,7 @@ export class A2ARequestHandler {
         metadata: { taskId: request.taskId, configId: request.id },
       });
     }
-    return config;
+    return publicPushConfig(config);
   }
 
   async listPushConfigs(
@@ -273,7 +277,8 @@ export class A2ARequestHandler {
   ): Promise<{ configs: TaskPushNotificationConfig[]; nextPageToken: string }> {
     this.requirePush();
     await this.load(request.taskId, call);
-    return { configs: await this.pushStore.listPushConfigs(request.taskId), nextPageToken: '' };
+    const configs = await this.pushStore.listPushConfigs(request.taskId);
+    return { configs: configs.map(publicPushConfig), nextPageToken: '' };
   }
 
   async deletePushConfig(request: GetTaskPushNotificationConfigRequest, call: CallContext): Promise<void> {
@@ -327,7 +332,7 @@ export class A2ARequestHandler {
     }
     const taskId = existing?.task.id ?? newId();
     const contextId = existing?.task.contextId ?? message.contextId ?? newId();
-    const pushConfig = pushInput && { ...pushInput, taskId, id: pushInput.id || newId() };
+    const pushConfig = pushInput && withWireVersion({ ...pushInput, taskId, id: pushInput.id || newId() }, call);
     const userMessage = { ...message, taskId, contextId };
 
     let subscription: Subscription | undefined;
@@ -531,4 +536,9 @@ export function createRequestHandler(options: RequestHandlerOptions): A2ARequest
  */
 function endsTurn(record: TaskEventRecord): boolean {
   return record.event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state));
+}
+
+/** Remembers a legacy wire version on a config so its notifications keep that version's body shape. */
+function withWireVersion(config: TaskPushNotificationConfig, call: CallContext): TaskPushNotificationConfig {
+  return call.protocolVersion ? { ...config, protocolVersion: call.protocolVersion } : config;
 }
