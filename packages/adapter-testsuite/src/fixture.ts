@@ -15,11 +15,11 @@ export const FIXTURE_CARD: AgentCardInput = {
   skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the input', tags: ['test'] }],
 };
 
-/** The card of the security cases: an HTTP Bearer scheme, required. */
+/** The card of the security cases: an HTTP Bearer scheme, required, with the `agent:use` scope. */
 export const SECURED_CARD: AgentCardInput = {
   ...FIXTURE_CARD,
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
-  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  securityRequirements: [{ schemes: { bearer: { list: ['agent:use'] } } }],
 } as AgentCardInput;
 
 /** The largest body the fixture accepts: below every framework parser's default limit is NOT assumed. */

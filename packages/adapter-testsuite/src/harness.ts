@@ -1,4 +1,4 @@
-import type { A2AHttpHandler } from '@a2a/core';
+import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
 
 /** How the suite asks a harness to start its framework around a core handler. */
 export interface HarnessStartOptions {
@@ -10,8 +10,8 @@ export interface HarnessStartOptions {
   compression: boolean;
   /**
    * Always true: pass the adapter a `context` hook that reads the `x-test-user` header from the framework's own
-   * request object (`req.get()`, `ctx.get()`, `request.headers`) and returns `{ user: { id } }`, or nothing when the
-   * header is absent. The suite checks caller scoping and security enforcement through it.
+   * request object (`req.get()`, `ctx.get()`, `request.headers`) and returns `testCaller(thatHeader)`. The suite
+   * checks caller scoping and security enforcement (401, 403) through it.
    */
   contextFromHeader: true;
   /** Always true: let the adapter (or the framework: Express `trust proxy`) honour X-Forwarded-Proto / -Host. */
@@ -34,4 +34,16 @@ export interface StartedServer {
 export interface AdapterHarness {
   name: string;
   start(a2a: A2AHttpHandler, options: HarnessStartOptions): Promise<StartedServer>;
+}
+
+/**
+ * The caller a harness's `context` hook returns for an `x-test-user` header: `alice` → `{ user: { id: 'alice' } }`
+ * (authenticated, scopes not checked); `bob; read write` → also `scopes: ['read', 'write']`; absent → no caller.
+ */
+export function testCaller(header: string | string[] | null | undefined): A2ARequestContext | undefined {
+  if (typeof header !== 'string' || header === '') return undefined;
+  const [id = '', scopes] = header.split(';');
+  return {
+    user: { id: id.trim(), ...(scopes === undefined ? {} : { scopes: scopes.trim().split(/\s+/).filter(Boolean) }) },
+  };
 }

@@ -7,5 +7,5 @@ export {
   type Fixture,
   SECURED_CARD,
 } from './fixture.js';
-export type { AdapterHarness, HarnessStartOptions, StartedServer } from './harness.js';
+export { type AdapterHarness, type HarnessStartOptions, type StartedServer, testCaller } from './harness.js';
 export { defineAdapterConformanceSuite } from './suite.js';

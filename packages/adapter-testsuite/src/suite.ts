@@ -466,4 +466,22 @@ function defineSecurityCases(s: Setup, mountPath: string): void {
     expect(ok.status).toBe(200);
     expect(ok.body.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
+
+  it('answers 403 to a caller whose scopes miss the required one, 200 to one that has it', async () => {
+    const weak = { 'x-test-user': 'mallory; agent:read' };
+    const rest = await s.c.rest('POST', '/message:send', { message: userMessage('hi') }, weak);
+    expect(rest.status).toBe(403);
+    expectStatusBody(rest.body, 403);
+    expect(rest.headers.get('www-authenticate')).toBeNull();
+    const rpc = await s.c.rpc('SendMessage', { message: userMessage('hi') }, weak);
+    expect(rpc.status).toBe(403);
+    expect(rpc.body.error).toBeDefined();
+    const ok = await s.c.rpc(
+      'SendMessage',
+      { message: userMessage('hi') },
+      { 'x-test-user': 'bob; agent:read agent:use' },
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
 }

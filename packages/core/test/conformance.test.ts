@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { defineAdapterConformanceSuite } from '@a2a/adapter-testsuite';
+import { defineAdapterConformanceSuite, testCaller } from '@a2a/adapter-testsuite';
 import { createNodeHandler } from '../src/node/index.js';
 
 // The reference: core's own Node bridge on plain node:http. A "body parser" here is a listener that consumes the
@@ -11,10 +11,7 @@ defineAdapterConformanceSuite({
   async start(a2a, options) {
     const listener = createNodeHandler(a2a, {
       trustProxy: options.trustProxy,
-      context: (req) => {
-        const user = req.headers['x-test-user'];
-        return typeof user === 'string' ? { user: { id: user } } : undefined;
-      },
+      context: (req) => testCaller(req.headers['x-test-user']),
     });
     const server = createServer((req, res) => {
       const url = req.url ?? '/';

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { defineAdapterConformanceSuite, type HarnessStartOptions } from '@a2a/adapter-testsuite';
+import { defineAdapterConformanceSuite, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import compression from 'compression';
 import express5 from 'express';
@@ -17,7 +17,7 @@ function harness(name: string, express: ExpressFactory) {
       if (o.compression) app.use(compression());
       if (o.bodyParser) app.use(express.json());
       const mw = a2aExpress(a2a, {
-        context: (req) => (req.get('x-test-user') ? { user: { id: req.get('x-test-user') as string } } : undefined),
+        context: (req) => testCaller(req.get('x-test-user')),
       });
       if (o.mountPath) app.use(o.mountPath, ...mw);
       else app.use(...mw);

@@ -1,4 +1,4 @@
-import { defineAdapterConformanceSuite } from '@a2a/adapter-testsuite';
+import { defineAdapterConformanceSuite, testCaller } from '@a2a/adapter-testsuite';
 import Hapi from '@hapi/hapi';
 import { type A2AHapiOptions, a2aHapi } from '../src/index.js';
 
@@ -16,10 +16,7 @@ defineAdapterConformanceSuite({
       handler,
       payload: o.bodyParser ? 'data' : 'stream',
       trustProxy: o.trustProxy,
-      context: (request) => {
-        const user = request.headers['x-test-user'];
-        return typeof user === 'string' ? { user: { id: user } } : undefined;
-      },
+      context: (request) => testCaller(request.headers['x-test-user'] as string | undefined),
     };
     await server.register({ plugin: a2aHapi, options }, o.mountPath ? { routes: { prefix: o.mountPath } } : {});
     server.route({

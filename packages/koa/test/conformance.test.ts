@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { defineAdapterConformanceSuite, type HarnessStartOptions } from '@a2a/adapter-testsuite';
+import { defineAdapterConformanceSuite, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
@@ -21,10 +21,7 @@ function harness(name: string, Koa: KoaClass) {
         ctx.request.rawBody = (err as { body?: string }).body ?? '';
       };
       if (o.bodyParser) app.use(bodyParser({ onError: keepRaw }));
-      const context = (ctx: KoaContext) => {
-        const user = ctx.req.headers['x-test-user'];
-        return typeof user === 'string' ? { user: { id: user } } : undefined;
-      };
+      const context = (ctx: KoaContext) => testCaller(ctx.req.headers['x-test-user']);
       if (o.mountPath) {
         // Under @koa/router: a prefix route with the same prefix told to the middleware.
         const router = new Router();
