@@ -7,5 +7,6 @@ export {
   type Fixture,
   SECURED_CARD,
 } from './fixture.js';
+export { defineGoldenWireCases } from './golden.js';
 export { type AdapterHarness, type HarnessStartOptions, type StartedServer, testCaller } from './harness.js';
 export { defineAdapterConformanceSuite } from './suite.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client, eventually, read, sse, userMessage, within } from './client.js';
 import { createFixture, FIXTURE_MAX_BODY, type Fixture, SECURED_CARD } from './fixture.js';
+import { defineGoldenWireCases } from './golden.js';
 import type { AdapterHarness, HarnessStartOptions, StartedServer } from './harness.js';
 
 const USER = { 'x-test-user': 'alice' };
@@ -63,6 +64,7 @@ export function defineAdapterConformanceSuite(harness: AdapterHarness): void {
         defineSecurityCases(s, mountPath);
       });
     }
+    defineGoldenWireCases(harness);
   });
 }
 

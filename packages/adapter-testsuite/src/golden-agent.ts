@@ -1,4 +1,4 @@
-import type { AgentExecutor } from '../../src/index.js';
+import type { AgentCardInput, AgentExecutor } from '@a2a/core';
 
 export const JOKE = 'Why did the chicken cross the road? To get to the other side!';
 
@@ -49,7 +49,7 @@ export const goldenExecutor: AgentExecutor = {
   },
 };
 
-export const goldenCard = {
+export const goldenCard: AgentCardInput = {
   name: 'Golden agent',
   description: 'Deterministic agent for wire tests',
   version: '1.0.0',
