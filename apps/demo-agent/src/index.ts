@@ -1,8 +1,15 @@
-import type { AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
+import type { A2AHandlerOptions, AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
 
 export interface DemoAgentOptions {
   /** Pause between streamed lines (default 300 ms, so a human sees them arrive). */
   lineDelayMs?: number;
+  /** Where tasks live: the in-memory default, or what `createTaskStoreFromEnv()` of @a2a/postgres returned. */
+  storage?: Pick<A2AHandlerOptions, 'taskStore' | 'coordinator'>;
+}
+
+/** The handler options of a demo app: the Poet agent, its card and the chosen storage. */
+export function demoHandlerOptions(options: DemoAgentOptions = {}): A2AHandlerOptions {
+  return { agentCard: demoAgentCard, executor: createDemoExecutor(options), ...options.storage };
 }
 
 export const demoAgentCard: AgentCardInput = {
@@ -79,7 +86,7 @@ export function createDemoExecutor(options: DemoAgentOptions = {}): AgentExecuto
 }
 
 /** What a demo prints on start: where it listens and a request to paste. */
-export function startBanner(name: string, url: string): string {
+export function startBanner(name: string, url: string, storage = 'in-memory store'): string {
   const base = url.replace(/\/$/, '');
   const body = JSON.stringify({
     jsonrpc: '2.0',
@@ -88,7 +95,7 @@ export function startBanner(name: string, url: string): string {
     params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'write a poem about the sea' }] } },
   });
   return [
-    `${name} A2A demo listening on ${base}/`,
+    `${name} A2A demo listening on ${base}/ (${storage})`,
     `  agent card: ${base}/.well-known/agent-card.json`,
     '  try:',
     `  curl -s ${base}/ -H 'content-type: application/json' -d '${body}'`,

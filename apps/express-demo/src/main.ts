@@ -1,9 +1,13 @@
 import { startBanner } from '@a2a/demo-agent';
+import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { createApp } from './server.js';
 
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 3000);
-const server = createApp().listen(port, host, () => {
+// In memory by default; PostgreSQL when A2A_DATABASE_URL is set.
+const storage = await createTaskStoreFromEnv();
+const server = createApp({ storage }).listen(port, host, () => {
   const { port: actual } = server.address() as { port: number };
-  console.log(startBanner('Express', `http://${host}:${actual}`));
+  console.log(startBanner('Express', `http://${host}:${actual}`, storage.postgres ? 'PostgreSQL' : 'in-memory store'));
 });
+process.once('SIGTERM', () => server.close(() => void storage.close()));

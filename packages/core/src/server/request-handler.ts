@@ -62,7 +62,7 @@ export interface RequestHandlerOptions {
   /** Clock (tests). */
   now?: () => string;
   /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
-  coordinator?: ExecutionCoordinator;
+  coordinator?: ExecutionCoordinator | undefined;
 }
 
 const DEFAULT_PAGE_SIZE = 50;
