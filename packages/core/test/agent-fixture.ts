@@ -17,6 +17,8 @@ export function fixtureExecutor() {
       switch (word) {
         case 'reply':
           return ctx.reply(`you said ${arg}`);
+        case 'wire':
+          return ctx.reply(`wire ${ctx.protocolVersion}`);
         case 'ask':
           if (ctx.task) {
             // An artifact before the status change: the turn must not end while the state is still INPUT_REQUIRED.

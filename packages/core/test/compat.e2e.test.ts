@@ -46,6 +46,13 @@ const stream = (method: string, params: unknown, headers: Record<string, string>
   });
 
 describe('one task, two protocol generations', () => {
+  it('tells the executor which wire a message arrived on', async () => {
+    const v03 = await s.rpc('message/send', { message: v03Message('wire') });
+    expect(v03.body.result.parts[0].text).toBe('wire 0.3');
+    const v10 = await s.rpc('SendMessage', { message: userMessage('wire') });
+    expect(v10.body.result.message.parts[0].text).toBe('wire 1.0');
+  });
+
   it('a v0.3 client sends, a v1.0 client gets and subscribes, and the v0.3 client resubscribes', async () => {
     const sent = await s.rpc('message/send', { message: v03Message('gated x1'), configuration: { blocking: false } });
     const task = sent.body.result;

@@ -58,6 +58,8 @@ export interface AgentContext {
   readonly extensions: readonly string[];
   /** The request's `metadata`. */
   readonly metadata: Record<string, unknown> | undefined;
+  /** The wire version the message arrived in: '1.0', or a legacy one such as '0.3' (translated to v1.0 for you). */
+  readonly protocolVersion: string;
   /** Aborted when the task is canceled (never because a client disconnected). */
   readonly signal: AbortSignal;
 

@@ -30,6 +30,7 @@ export interface ExecutionInit {
   tenant: string | undefined;
   extensions: readonly string[];
   metadata: Record<string, unknown> | undefined;
+  protocolVersion?: string | undefined;
   pushConfig?: TaskPushNotificationConfig | undefined;
   now: () => string;
   onError: (error: unknown) => void;
@@ -49,6 +50,7 @@ export class Execution implements AgentContext {
   readonly tenant: string | undefined;
   readonly extensions: readonly string[];
   readonly metadata: Record<string, unknown> | undefined;
+  readonly protocolVersion: string;
   readonly first: Promise<FirstOutcome>;
   /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
   settled: Promise<void> = Promise.resolve();
@@ -69,6 +71,7 @@ export class Execution implements AgentContext {
     this.tenant = init.tenant;
     this.extensions = init.extensions;
     this.metadata = init.metadata;
+    this.protocolVersion = init.protocolVersion ?? '1.0';
     this.version = init.existing?.version ?? 0;
     this.first = new Promise((resolve, reject) => {
       this.resolveFirst = resolve;

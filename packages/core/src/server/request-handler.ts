@@ -358,6 +358,7 @@ export class A2ARequestHandler {
       tenant: call.tenant,
       extensions: call.extensions ?? [],
       metadata: request.metadata,
+      protocolVersion: call.protocolVersion,
       pushConfig,
       now: this.now,
       onError: this.onError,
