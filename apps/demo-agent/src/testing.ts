@@ -53,7 +53,7 @@ export function defineDemoSmokeTests(start: () => Promise<RunningDemo>): void {
     const card = await (await fetch(`${demo.url}/.well-known/agent-card.json`)).json();
     expect(card.capabilities.streaming).toBe(true);
     const bindings = card.supportedInterfaces.map((i: Json) => `${i.protocolBinding} ${i.url}`);
-    expect(bindings).toEqual(expect.arrayContaining([`JSONRPC ${demo.url}/`, `HTTP+JSON ${demo.url}/`]));
+    expect(bindings).toEqual(expect.arrayContaining([`JSONRPC ${demo.url}/`, `HTTP+JSON ${demo.url}`]));
   });
 
   it('asks for a missing topic, then writes the poem on the same task (JSON-RPC)', async () => {

@@ -243,7 +243,11 @@ function defineCases(s: Setup, mountPath: string): void {
           headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'agents.example.com' },
         }),
       );
-      for (const i of proxied.body.supportedInterfaces) expect(i.url).toBe(`https://agents.example.com${mountPath}/`);
+      // JSON-RPC posts to the mount point itself; REST clients append `/message:send` to a URL without a slash.
+      for (const i of proxied.body.supportedInterfaces) {
+        const expected = `https://agents.example.com${mountPath}${i.protocolBinding === 'HTTP+JSON' ? '' : '/'}`;
+        expect(i.url).toBe(expected);
+      }
     });
 
     it('accepts JSON content types with parameters and refuses others (415)', async () => {

@@ -43,7 +43,8 @@ export const A2A_ERRORS = {
   Unauthenticated: { code: -32600, http: 401, grpc: 'UNAUTHENTICATED', reason: 'UNAUTHENTICATED' },
   PermissionDenied: { code: -32600, http: 403, grpc: 'PERMISSION_DENIED', reason: 'PERMISSION_DENIED' },
   PayloadTooLarge: { code: -32600, http: 413, grpc: 'INVALID_ARGUMENT', reason: 'PAYLOAD_TOO_LARGE' },
-  UnsupportedMediaType: { code: -32600, http: 415, grpc: 'INVALID_ARGUMENT', reason: 'UNSUPPORTED_MEDIA_TYPE' },
+  // A request body that is not JSON: the JSON-RPC code of ContentTypeNotSupported, as the TCK expects.
+  UnsupportedMediaType: { code: -32005, http: 415, grpc: 'INVALID_ARGUMENT', reason: 'UNSUPPORTED_MEDIA_TYPE' },
   Unavailable: { code: -32603, http: 503, grpc: 'UNAVAILABLE', reason: 'UNAVAILABLE' },
 } as const;
 

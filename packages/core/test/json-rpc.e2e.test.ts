@@ -204,7 +204,9 @@ describe('JSON-RPC bad input', () => {
   });
 
   it('refuses a wrong content type with 415 and an oversize body with 413', async () => {
-    expect((await raw('{}', 'text/plain')).status).toBe(415);
+    const wrongType = await raw('{}', 'text/plain');
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.error.code).toBe(-32005); // ContentTypeNotSupported
     const small = await startServer({ agentCard: card, executor: fixture.executor, maxBodyBytes: 1024 });
     try {
       const r = await fetch(`${small.url}/`, {
@@ -216,6 +218,29 @@ describe('JSON-RPC bad input', () => {
       expect((await r.json()).error.code).toBe(-32600);
     } finally {
       await small.close();
+    }
+  });
+
+  it("uses the handler's own context hook when the mount gives no caller", async () => {
+    const secured = await startServer({
+      agentCard: { ...card, securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } },
+      executor: fixture.executor,
+      context: (request) =>
+        request.headers.get('authorization') === 'Bearer good' ? { user: { id: 'api-client' } } : undefined,
+    });
+    try {
+      const call = (headers: Record<string, string>) =>
+        secured.rpc('SendMessage', { message: userMessage('hi') }, headers);
+      expect((await call({})).status).toBe(401);
+      expect((await call({ authorization: 'Bearer bad' })).status).toBe(401);
+      const ok = await call({ authorization: 'Bearer good' });
+      expect(ok.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+      // A caller named by the mount (here the x-user header) wins over the hook.
+      const mounted = await call({ authorization: 'Bearer good', 'x-user': 'alice' });
+      const listed = await secured.rpc('ListTasks', {}, { 'x-user': 'alice' });
+      expect(listed.body.result.tasks.map((t: { id: string }) => t.id)).toEqual([mounted.body.result.task.id]);
+    } finally {
+      await secured.close();
     }
   });
 

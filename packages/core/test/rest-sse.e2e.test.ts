@@ -22,7 +22,13 @@ describe('HTTP+JSON binding', () => {
     const sent = await s.rest('POST', '/message:send', { message: userMessage('rest') });
     expect(sent.status).toBe(200);
     expect(SendMessageResponseSchema.safeParse(sent.body).success).toBe(true);
-    expect(sent.headers.get('content-type')).toContain('application/a2a+json');
+    // Plain JSON unless the client names application/a2a+json (Accept or its own Content-Type).
+    expect(sent.headers.get('content-type')).toMatch(/^application\/json/);
+    const a2aJson = { accept: 'application/a2a+json' };
+    const negotiated = await s.rest('POST', '/message:send', { message: userMessage('rest') }, a2aJson);
+    expect(negotiated.headers.get('content-type')).toMatch(/^application\/a2a\+json/);
+    const notFound = await s.rest('GET', '/tasks/nope', undefined, a2aJson);
+    expect([notFound.status, notFound.headers.get('content-type')]).toEqual([404, 'application/a2a+json']);
     const task = sent.body.task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect((await s.rest('GET', `/tasks/${task.id}?historyLength=1`)).body.history).toHaveLength(1);
@@ -98,7 +104,7 @@ describe('agent card', () => {
     const body = await r.json();
     expect(body.supportedInterfaces).toEqual([
       { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: `${s.url}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: s.url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ]);
     expect(body).toMatchObject({

@@ -8,7 +8,7 @@ import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } fr
 import { isJsonContentType } from './body.js';
 import { serveJsonRpc } from './json-rpc.js';
 import { requestSignal } from './prepared.js';
-import { type HeaderInit, jsonRpcErrorResponse, statusErrorResponse } from './responses.js';
+import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
 import { authorize, challenges } from './security.js';
 
@@ -109,7 +109,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       });
     }
     if (restPath !== false) {
-      out.push({ url: joinUrl(baseUrl, restPath), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
+      // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
+      const url = `${baseUrl.replace(/\/$/, '')}${restPath.replace(/\/$/, '')}`;
+      out.push({ url, protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
     }
     if (jsonRpcPath !== false && policy.legacy) {
       out.push({
@@ -163,12 +165,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         : undefined;
     if (!isJsonRpc && !restMatch) return undefined;
     if (restMatch && 'allowed' in restMatch) {
-      return statusErrorResponse(new A2AError('MethodNotFound', `Method ${method} not allowed here`), {
-        allow: [...new Set(restMatch.allowed)].join(', '),
-      });
+      return statusErrorResponse(
+        new A2AError('MethodNotFound', `Method ${method} not allowed here`),
+        { allow: [...new Set(restMatch.allowed)].join(', ') },
+        restMediaType(request),
+      );
     }
     const fail = (error: A2AError, headers: HeaderInit = {}) =>
-      isJsonRpc ? jsonRpcErrorResponse(null, error, headers) : statusErrorResponse(error, headers);
+      isJsonRpc
+        ? jsonRpcErrorResponse(null, error, headers)
+        : statusErrorResponse(error, headers, restMediaType(request));
 
     try {
       const version = requestedVersion(request, url);
@@ -176,7 +182,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
         throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
       }
-      const context = handleOptions.context ?? (await options.context?.(request)) ?? {};
+      // The adapter's caller (the framework's auth) wins; the handler's own hook fills what it left out.
+      const given = handleOptions.context ?? {};
+      const hooked = options.context && !given.user ? await options.context(request) : undefined;
+      const context: A2ARequestContext = { user: given.user ?? hooked?.user, tenant: given.tenant ?? hooked?.tenant };
       authorize(engine.agentCard, context.user);
 
       const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));

@@ -26,8 +26,24 @@ export function jsonRpcErrorResponse(id: JsonRpcId, error: A2AError, headers: He
 }
 
 /** REST errors: google.rpc.Status JSON with ErrorInfo. */
-export function statusErrorResponse(error: A2AError, headers: HeaderInit = {}): Response {
-  return jsonResponse(error.toStatusBody(), error.httpStatus, headers, 'application/a2a+json');
+export function statusErrorResponse(
+  error: A2AError,
+  headers: HeaderInit = {},
+  mediaType: RestMediaType = 'application/json',
+): Response {
+  return jsonResponse(error.toStatusBody(), error.httpStatus, headers, mediaType);
+}
+
+export type RestMediaType = 'application/json' | 'application/a2a+json';
+
+/**
+ * The media type of an HTTP+JSON answer: `application/a2a+json` (preferred by v1.0.1) to a client that names it in
+ * `Accept` or sent its body as such, plain `application/json` (understood by every client and required by the TCK)
+ * otherwise.
+ */
+export function restMediaType(request: Request): RestMediaType {
+  const named = `${request.headers.get('accept') ?? ''},${request.headers.get('content-type') ?? ''}`;
+  return named.toLowerCase().includes('application/a2a+json') ? 'application/a2a+json' : 'application/json';
 }
 
 export type JsonRpcId = string | number | null;

@@ -2,7 +2,7 @@ import { A2AError, toA2AError } from '../errors.js';
 import { OPERATIONS, type OperationEnv, type OperationName } from '../server/operations.js';
 import { isJsonContentType, readBodyText } from './body.js';
 import { parseParams } from './json-rpc.js';
-import { type HeaderInit, jsonResponse, statusErrorResponse } from './responses.js';
+import { type HeaderInit, jsonResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { type StreamSettings, streamResponse } from './stream.js';
 
 interface Route {
@@ -107,6 +107,7 @@ export async function serveRest(
   settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
 ): Promise<Response> {
   const { route, pathFields, tenant } = match;
+  const mediaType = restMediaType(request);
   try {
     let body: Record<string, unknown> = {};
     if (route.body) {
@@ -137,14 +138,14 @@ export async function serveRest(
         ...settings,
         frame: (event) => JSON.stringify(event),
         errorJson: (error) => JSON.stringify(error.toStatusBody()),
-        earlyError: (error) => statusErrorResponse(error, settings.headers),
+        earlyError: (error) => statusErrorResponse(error, settings.headers, mediaType),
       });
     }
     const result = await operation.run(params, scoped);
-    return jsonResponse(result, 200, settings.headers, 'application/a2a+json');
+    return jsonResponse(result, 200, settings.headers, mediaType);
   } catch (error) {
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
-    return statusErrorResponse(a2a, settings.headers);
+    return statusErrorResponse(a2a, settings.headers, mediaType);
   }
 }
