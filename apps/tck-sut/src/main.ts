@@ -1,0 +1,24 @@
+import { createTaskStoreFromEnv } from '@a2a/postgres';
+import { ADAPTERS, type AdapterName, startSut } from './server.js';
+
+// PORT=<n> ADAPTER=<express|koa|hapi> pnpm --dir apps/tck-sut start   (or --port n --adapter name)
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const flag = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const adapter = (flag('adapter') ?? process.env.ADAPTER ?? 'express') as AdapterName;
+if (!ADAPTERS.includes(adapter)) {
+  console.error(`unknown adapter "${adapter}" (use ${ADAPTERS.join(', ')})`);
+  process.exit(2);
+}
+const port = Number(flag('port') ?? process.env.PORT ?? 9999);
+const requiredExtension = (flag('required-extension') ?? process.env.TCK_REQUIRED_EXTENSION) === '1';
+const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CARD) === 'v1' ? 'v1' : 'superset';
+const storage = await createTaskStoreFromEnv();
+const sut = await startSut({ adapter, port, host: '127.0.0.1', requiredExtension, headerlessCard, storage });
+console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}) on ${sut.url}`);
+console.log(`  agent card: ${sut.url}/.well-known/agent-card.json   JSON-RPC: ${sut.url}/`);
+const stop = () => void sut.close().then(() => storage.close());
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler } from '@a2a/core';
+import { createNodePushSender } from '@a2a/core/node';
+import { a2aExpress } from '@a2a/express';
+import { a2aHapi } from '@a2a/hapi';
+import { a2aKoa } from '@a2a/koa';
+import Hapi from '@hapi/hapi';
+import express from 'express';
+import Koa from 'koa';
+import { createTckExecutor, type TckAgentOptions, tckAgentCard, tckExtendedCard } from './tck-agent.js';
+
+export const ADAPTERS = ['express', 'koa', 'hapi'] as const;
+export type AdapterName = (typeof ADAPTERS)[number];
+
+export interface SutOptions extends TckAgentOptions {
+  adapter?: AdapterName;
+  host?: string;
+  port?: number;
+  /**
+   * The card for requests without `A2A-Version`: 'superset' (default; parses as v0.3 and v1.0, what the v0.3 kit
+   * needs) or 'v1' (the strict v1.0 card the 1.0 kit validates against its schema, though it sends no header).
+   */
+  headerlessCard?: 'superset' | 'v1';
+  /** Declare and enforce `urn:a2a:tck:required-extension` (the v1.0 kit's CORE-CAP-004). */
+  requiredExtension?: boolean;
+  /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
+  storage?: Pick<A2AHandlerOptions, 'taskStore' | 'coordinator'>;
+}
+
+export interface RunningSut {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The A2A handler the kits test. Choices made here (not protocol patches): every caller is the authenticated user
+ * `tck` (the kit has no credentials, and the extended card needs a caller); webhooks on 127.0.0.1/localhost are
+ * allowed (the kit's receiver runs there), with a short retry budget so unreachable kit URLs give up quickly.
+ */
+export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandler; close(): Promise<void> } {
+  const sender = createNodePushSender({
+    ssrf: { allow: ['127.0.0.1', 'localhost', '::1'] },
+    retry: { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1000 },
+    timeoutMs: 3000,
+    onDeliveryFailure: () => {},
+  });
+  const agentCard = tckAgentCard({ requiredExtension: options.requiredExtension ?? false });
+  const a2a = createA2AHandler({
+    agentCard,
+    executor: createTckExecutor(options),
+    extendedAgentCard: tckExtendedCard(agentCard),
+    pushNotifications: sender,
+    context: () => ({ user: { id: 'tck' } }),
+    headerlessCard: options.headerlessCard ?? 'superset',
+    ...options.storage,
+  });
+  return { a2a, close: async () => sender.close() };
+}
+
+/** Serves the handler at the root of an app of the chosen framework, the way a user mounts it. */
+export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  const { a2a, close } = createTckHandler(options);
+  const adapter = options.adapter ?? 'express';
+  if (adapter === 'hapi') {
+    const server = Hapi.server({ host, port });
+    await server.register({ plugin: a2aHapi, options: { handler: a2a } });
+    await server.start();
+    return {
+      url: `http://${host}:${server.info.port}`,
+      close: async () => {
+        await server.stop({ timeout: 1000 });
+        await close();
+      },
+    };
+  }
+  let server: Server;
+  if (adapter === 'koa') {
+    const app = new Koa();
+    app.use(a2aKoa(a2a) as Koa.Middleware);
+    server = createServer(app.callback());
+  } else {
+    const app = express();
+    app.use(express.json());
+    app.use(a2aExpress(a2a));
+    server = createServer(app);
+  }
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const { port: actual } = server.address() as { port: number };
+  return {
+    url: `http://${host}:${actual}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
+    },
+  };
+}
