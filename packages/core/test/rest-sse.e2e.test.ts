@@ -62,7 +62,7 @@ describe('HTTP+JSON binding', () => {
     expect(canceled.status).toBe(200);
     expect((await canceled.json()).status.state).toBe('TASK_STATE_CANCELED');
     const again = await s.rest('POST', `/tasks/${task.id}:cancel`, {});
-    expect(again.status).toBe(200);
+    expect(again.status).toBe(400); // already canceled: TaskNotCancelable
     const missing = await s.rest('GET', '/tasks/does-not-exist');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
@@ -106,6 +106,7 @@ describe('agent card', () => {
       { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: s.url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       { url: `${s.url}/`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: s.url, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ]);
     expect(body).toMatchObject({
       name: 'Test agent',

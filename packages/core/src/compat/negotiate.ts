@@ -21,11 +21,12 @@ export interface VersionPolicy {
 export function checkServedVersion(
   requested: string | undefined,
   policy: VersionPolicy,
-  binding: 'jsonrpc' | 'rest',
+  binding: 'jsonrpc' | 'rest' | 'rest-v0.3',
 ): void {
   const effective = requested ?? (policy.strictVersionHeader ? '0.3' : undefined);
   if (effective === undefined) return;
-  const served = policy.legacy ? (binding === 'rest' ? ['1.0'] : [...SERVED_VERSIONS]) : ['1.0'];
+  const byBinding = { jsonrpc: [...SERVED_VERSIONS], rest: ['1.0'], 'rest-v0.3': ['0.3', '0.2'] };
+  const served = policy.legacy ? byBinding[binding] : ['1.0'];
   if (!served.includes(effective)) {
     const why = requested === undefined ? ' (no A2A-Version header, read as 0.3)' : '';
     throw new A2AError(

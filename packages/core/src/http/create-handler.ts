@@ -1,5 +1,6 @@
 import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../compat/card-routes.js';
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
+import { createV03RestServer, matchV03Rest } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
 import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
 import type { A2AUser, CallContext } from '../server/agent-executor.js';
@@ -97,8 +98,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     strictVersionHeader: options.strictVersionHeader ?? false,
   };
   const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
+  const serveV03Rest = createV03RestServer();
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
+  // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
+  const restUrl = (baseUrl: string) => `${baseUrl.replace(/\/$/, '')}${(restPath || '').replace(/\/$/, '')}`;
   const interfaces = (baseUrl: string): AgentInterface[] => {
     const out: AgentInterface[] = [];
     if (jsonRpcPath !== false) {
@@ -109,9 +113,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       });
     }
     if (restPath !== false) {
-      // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
-      const url = `${baseUrl.replace(/\/$/, '')}${restPath.replace(/\/$/, '')}`;
-      out.push({ url, protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
+      out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
     }
     if (jsonRpcPath !== false && policy.legacy) {
       out.push({
@@ -119,6 +121,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
         protocolVersion: '0.3',
       });
+    }
+    if (restPath !== false && policy.legacy) {
+      // v0.3 REST clients append `/v1/...` to this URL.
+      out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '0.3' });
     }
     return out;
   };
@@ -159,11 +165,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     if (jwks) return jwks;
 
     const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
-    const restMatch =
-      !isJsonRpc && restPath !== false && path.startsWith(restPath)
-        ? matchRest(method, path.slice(restPath.length) || '/')
-        : undefined;
-    if (!isJsonRpc && !restMatch) return undefined;
+    const onRest = !isJsonRpc && restPath !== false && path.startsWith(restPath);
+    const restRelative = onRest ? path.slice(restPath.length) || '/' : '';
+    // v0.3 REST lives under `/v1/` (a v1.0 client naming version 1.0 still reaches a tenant called `v1`).
+    const v03Rest = restRelative.startsWith('/v1/') && policy.legacy && requestedVersion(request, url) !== '1.0';
+    if (v03Rest && restRelative === '/v1/card' && (method === 'GET' || method === 'HEAD')) {
+      return cards.serve(request, baseUrl, 'superset');
+    }
+    const v03Match = v03Rest ? matchV03Rest(method, restRelative) : undefined;
+    const restMatch = onRest && !v03Match ? matchRest(method, restRelative) : undefined;
+    if (!isJsonRpc && !restMatch && !v03Match) return undefined;
     if (restMatch && 'allowed' in restMatch) {
       return statusErrorResponse(
         new A2AError('MethodNotFound', `Method ${method} not allowed here`),
@@ -178,7 +189,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
 
     try {
       const version = requestedVersion(request, url);
-      checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : 'rest');
+      checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : v03Match ? 'rest-v0.3' : 'rest');
       if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
         throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
       }
@@ -200,6 +211,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       };
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       const routeSettings = { ...settings, headers, versions: versionRouter?.(version) };
+      if (v03Match) return await serveV03Rest(request, url, v03Match, env, routeSettings);
       return isJsonRpc
         ? await serveJsonRpc(request, env, routeSettings)
         : await serveRest(

@@ -185,7 +185,7 @@ export class A2ARequestHandler {
 
   async cancelTask(request: CancelTaskRequest, call: CallContext): Promise<Task> {
     let stored = await this.load(request.id, call);
-    if (stored.task.status.state === 'TASK_STATE_CANCELED') return viewTask(stored.task); // idempotent
+    // Spec: a task in a terminal state, CANCELED included, is not cancelable (the v0.3 kit checks the second cancel).
     if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
     const running = [...(this.executions.get(request.id) ?? [])];
     for (const execution of running) execution.abort('Task canceled');

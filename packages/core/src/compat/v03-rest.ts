@@ -1,0 +1,208 @@
+import { A2AError, toA2AError } from '../errors.js';
+import { readBodyText } from '../http/body.js';
+import { textResponse } from '../http/prepared.js';
+import type { HeaderInit } from '../http/responses.js';
+import { type StreamSettings, streamResponse } from '../http/stream.js';
+import type { OperationEnv } from '../server/operations.js';
+import { LegacyMethods } from './legacy-methods.js';
+import { isObject } from './shape.js';
+import {
+  pushConfigFromProto,
+  pushConfigToProto,
+  resultToProto,
+  sendParamsFromProto,
+  taskToProto,
+} from './v03-proto-json.js';
+import type { V03Message, V03StreamResult, V03Task } from './v03-types.js';
+
+// The v0.3 HTTP+JSON binding (`/v1/...`), translated onto the same v0.3 method table as the JSON-RPC wire, so both
+// legacy bindings share one translation. Bodies are the v0.3 proto's ProtoJSON (see v03-proto-json.ts).
+
+type Json = Record<string, unknown>;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  /** The v0.3 JSON-RPC method and its params for this request. */
+  call(match: string[], body: Json, query: URLSearchParams): { method: string; params: Json };
+  /** How the unary v0.3 JSON result goes on the REST wire. */
+  out?: (result: unknown) => unknown;
+  body?: boolean;
+}
+
+const seg = '([^/:]+)';
+const historyLength = (q: URLSearchParams) => {
+  const raw = q.get('history_length') ?? q.get('historyLength');
+  return raw === null ? undefined : Number(raw);
+};
+
+const ROUTES: Route[] = [
+  {
+    method: 'POST',
+    pattern: /^\/v1\/message:send$/,
+    body: true,
+    call: (_m, body) => ({ method: 'message/send', params: sendParamsFromProto(body) }),
+    out: (r) => resultToProto(r as V03Task | V03Message),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/message:stream$/,
+    body: true,
+    call: (_m, body) => ({ method: 'message/stream', params: sendParamsFromProto(body) }),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/v1/tasks/${seg}$`),
+    call: ([id], _b, q) => ({ method: 'tasks/get', params: { id, historyLength: historyLength(q) } }),
+    out: (r) => taskToProto(r as V03Task),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/v1/tasks/${seg}:cancel$`),
+    body: true,
+    call: ([id]) => ({ method: 'tasks/cancel', params: { id } }),
+    out: (r) => taskToProto(r as V03Task),
+  },
+  {
+    method: 'GET|POST',
+    pattern: new RegExp(`^/v1/tasks/${seg}:subscribe$`),
+    call: ([id]) => ({ method: 'tasks/resubscribe', params: { id } }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/v1/tasks/${seg}/pushNotificationConfigs$`),
+    body: true,
+    call: ([id], body) => {
+      const config = body.push_notification_config ?? body.pushNotificationConfig ?? body.config ?? body;
+      return {
+        method: 'tasks/pushNotificationConfig/set',
+        params: { taskId: id, pushNotificationConfig: isObject(config) ? pushConfigFromProto(config) : config },
+      };
+    },
+    out: (r) => pushConfigToProto(r as never),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/v1/tasks/${seg}/pushNotificationConfigs$`),
+    call: ([id]) => ({ method: 'tasks/pushNotificationConfig/list', params: { id } }),
+    out: (r) => ({ configs: (r as never[]).map(pushConfigToProto), next_page_token: '' }),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/v1/tasks/${seg}/pushNotificationConfigs/${seg}$`),
+    call: ([id, configId]) => ({
+      method: 'tasks/pushNotificationConfig/get',
+      params: { id, pushNotificationConfigId: configId },
+    }),
+    out: (r) => pushConfigToProto(r as never),
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^/v1/tasks/${seg}/pushNotificationConfigs/${seg}$`),
+    call: ([id, configId]) => ({
+      method: 'tasks/pushNotificationConfig/delete',
+      params: { id, pushNotificationConfigId: configId },
+    }),
+    out: () => ({}),
+  },
+];
+
+/** v0.3 error names (the JSON-RPC error types of v0.3), which v0.3 REST clients look for in `error`. */
+const V03_ERROR_NAMES: Record<number, string> = {
+  [-32700]: 'JSONParseError',
+  [-32600]: 'InvalidRequestError',
+  [-32601]: 'MethodNotFoundError',
+  [-32602]: 'InvalidParamsError',
+  [-32603]: 'InternalError',
+  [-32001]: 'TaskNotFoundError',
+  [-32002]: 'TaskNotCancelableError',
+  [-32003]: 'PushNotificationNotSupportedError',
+  [-32004]: 'UnsupportedOperationError',
+  [-32005]: 'ContentTypeNotSupportedError',
+  [-32006]: 'InvalidAgentResponseError',
+  [-32007]: 'AuthenticatedExtendedCardNotConfiguredError',
+};
+
+/** v0.3 REST had no normative error body: `{error: <v0.3 error name>, code, message}` with the v1.0 HTTP status. */
+export function v03RestErrorBody(error: A2AError): string {
+  const { code, message } = error.toJsonRpcError();
+  return JSON.stringify({ error: V03_ERROR_NAMES[code] ?? 'InternalError', code, message });
+}
+
+function errorResponse(error: A2AError, headers: HeaderInit): Response {
+  return textResponse(v03RestErrorBody(error), {
+    status: error.httpStatus,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+export type V03RestMatch = { route: Route; params: string[] } | { allowed: string[] };
+
+/** The v0.3 REST route for a method and a path relative to the mount point, if the path is one. */
+export function matchV03Rest(method: string, path: string): V03RestMatch | undefined {
+  if (!path.startsWith('/v1/')) return undefined;
+  const allowed: string[] = [];
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    if (route.method.split('|').includes(method)) return { route, params: m.slice(1).map(decodeURIComponent) };
+    allowed.push(...route.method.split('|'));
+  }
+  return allowed.length ? { allowed } : undefined;
+}
+
+/** Serves one v0.3 REST request through the v0.3 method table. Never throws. */
+export function createV03RestServer() {
+  const legacy = new LegacyMethods();
+  return async (
+    request: Request,
+    url: URL,
+    match: V03RestMatch,
+    env: OperationEnv,
+    settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
+  ): Promise<Response> => {
+    const headers = settings.headers;
+    try {
+      if ('allowed' in match) {
+        const error = new A2AError('MethodNotFound', `Method ${request.method} not allowed on ${url.pathname}`);
+        return textResponse(v03RestErrorBody(error), {
+          status: 405,
+          headers: { 'content-type': 'application/json', allow: [...new Set(match.allowed)].join(', '), ...headers },
+        });
+      }
+      const { route, params } = match;
+      let body: Json = {};
+      if (route.body) {
+        const text = await readBodyText(request, settings.maxBodyBytes);
+        if (text.trim() !== '') {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            throw new A2AError('ParseError', 'Invalid JSON payload');
+          }
+          if (!isObject(parsed)) throw new A2AError('InvalidParams', 'Invalid params: the body must be a JSON object');
+          body = parsed;
+        }
+      }
+      const { method, params: callParams } = route.call(params, body, url.searchParams);
+      const result = await legacy.run(method, callParams, env, '0.3');
+      if (result.kind === 'unary') {
+        const out = route.out ? route.out(result.result) : result.result;
+        return textResponse(JSON.stringify(out), {
+          status: 200,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+      }
+      return await streamResponse(result.events, {
+        ...settings,
+        frame: (event) => JSON.stringify(resultToProto(result.frame(event) as V03StreamResult)),
+        errorJson: v03RestErrorBody,
+        earlyError: (error) => errorResponse(error, headers),
+      });
+    } catch (error) {
+      const a2a = toA2AError(error);
+      if (a2a.type === 'Internal') settings.onError(error);
+      return errorResponse(a2a, headers);
+    }
+  };
+}
