@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
-import { createNodeHandler } from '@a2a/core/node';
+import { a2aExpress } from '@a2a/express';
 import express from 'express';
 import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
 
+/** Express 5 with the raw JSON route and @a2a/express mounted the way a user would. */
 export function startExpress(port: number, host: string, options: BenchOptions): Promise<Server> {
   const app = express();
   app.disable('x-powered-by');
@@ -12,7 +13,7 @@ export function startExpress(port: number, host: string, options: BenchOptions):
   app.get(MEM_PATH, (req, res) => {
     res.json(memFigures(req.query.gc === '1'));
   });
-  app.use(createNodeHandler(createBenchA2A(options)));
+  app.use(a2aExpress(createBenchA2A(options)));
   return new Promise((resolve) => {
     const server = app.listen(port, host, () => resolve(server));
   });

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
-import { createNodeHandler } from '@a2a/core/node';
+import { a2aHapi } from '@a2a/hapi';
 import Hapi from '@hapi/hapi';
 import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
 
+/** Hapi 21 with the raw JSON route and the @a2a/hapi plugin registered the way a user would. */
 export async function startHapi(port: number, host: string, options: BenchOptions): Promise<Server> {
   const server = Hapi.server({ port, host });
-  const a2a = createNodeHandler(createBenchA2A(options));
   server.route({
     method: 'POST',
     path: RAW_PATH,
@@ -16,15 +16,7 @@ export async function startHapi(port: number, host: string, options: BenchOption
     path: MEM_PATH,
     handler: (request) => memFigures(request.query.gc === '1'),
   });
-  server.route({
-    method: '*',
-    path: '/{any*}',
-    options: { payload: { output: 'stream', parse: false } },
-    handler: async (request, h) => {
-      await a2a(request.raw.req, request.raw.res);
-      return h.abandon;
-    },
-  });
+  await server.register({ plugin: a2aHapi, options: { handler: createBenchA2A(options) } });
   await server.start();
   return server.listener;
 }

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
-import { createNodeHandler } from '@a2a/core/node';
+import { a2aKoa } from '@a2a/koa';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
 
+/** Koa 3 with the raw JSON route and @a2a/koa mounted the way a user would. */
 export function startKoa(port: number, host: string, options: BenchOptions): Promise<Server> {
   const app = new Koa();
   const parseJson = bodyParser();
-  const a2a = createNodeHandler(createBenchA2A(options));
   app.use(async (ctx, next) => {
     if (ctx.path === RAW_PATH && ctx.method === 'POST') {
       return parseJson(ctx, async () => {
@@ -20,10 +20,7 @@ export function startKoa(port: number, host: string, options: BenchOptions): Pro
     }
     return next();
   });
-  app.use(async (ctx) => {
-    ctx.respond = false;
-    await a2a(ctx.req, ctx.res);
-  });
+  app.use(a2aKoa(createBenchA2A(options)) as Koa.Middleware);
   const server = createServer(app.callback());
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
