@@ -3,6 +3,8 @@ import { PostgresExecutionCoordinator } from './lease-coordinator.js';
 import { migrate } from './migrate.js';
 import { PostgresTaskStore } from './postgres-task-store.js';
 
+const THIRTY_DAYS_MS = 30 * 24 * 3600 * 1000;
+
 export interface TaskStoreSetup {
   /** Pass as `taskStore` to `createA2AHandler` (it stores push configs too). */
   taskStore: TaskStore & PushConfigStore;
@@ -16,7 +18,8 @@ export interface TaskStoreSetup {
 
 /**
  * The in-memory store by default; PostgreSQL (migrated, listening, with execution leases) when `A2A_DATABASE_URL` is
- * set. `A2A_INSTANCE_ID` names this instance in lease rows; `A2A_LEASE_TTL_MS` sets the lease TTL (default 30 s).
+ * set. `A2A_INSTANCE_ID` names this instance in lease rows; `A2A_LEASE_TTL_MS` sets the lease TTL (default 30 s);
+ * `A2A_TASK_RETENTION_MS` how long finished tasks are kept (default 30 days; `0` keeps them forever).
  * Rejects with a clear message when the database is unreachable.
  */
 export async function createTaskStoreFromEnv(
@@ -26,7 +29,11 @@ export async function createTaskStoreFromEnv(
   if (!url) {
     return { taskStore: new InMemoryTaskStore(), coordinator: undefined, postgres: undefined, close: async () => {} };
   }
-  const store = new PostgresTaskStore({ connection: url });
+  const retentionMs = Number(env.A2A_TASK_RETENTION_MS ?? THIRTY_DAYS_MS);
+  const store = new PostgresTaskStore({
+    connection: url,
+    ...(retentionMs > 0 && { retention: { finishedTaskTtlMs: retentionMs } }),
+  });
   const coordinator = new PostgresExecutionCoordinator({
     store,
     ...(env.A2A_INSTANCE_ID && { instanceId: env.A2A_INSTANCE_ID }),

@@ -35,7 +35,22 @@ export interface PostgresTaskStoreOptions {
   cacheSize?: number;
   /** Errors of the background machinery (LISTEN connection, poll). Default: console.error. */
   onError?: (error: unknown) => void;
+  /**
+   * Retention: finished tasks (COMPLETED, CANCELED, FAILED, REJECTED) untouched for `finishedTaskTtlMs` are deleted
+   * with their event log and push configs, by a sweep every `intervalMs` (default 60 s) in batches of `batchSize`
+   * (default 500). Off when absent. Safe with many instances (rows are claimed with SKIP LOCKED).
+   */
+  retention?: { finishedTaskTtlMs: number; intervalMs?: number; batchSize?: number };
 }
+
+const SWEEP_SQL = `
+DELETE FROM a2a_tasks WHERE id IN (
+  SELECT id FROM a2a_tasks
+   WHERE state IN ('TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED')
+     AND updated_at < now() - $1 * interval '1 millisecond'
+   ORDER BY updated_at
+   LIMIT $2
+   FOR UPDATE SKIP LOCKED)`;
 
 /** Delivery progress of one push config (the shape of core's `PushDeliveryState`). */
 export interface PushDeliveryState {
@@ -83,6 +98,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   private readonly notifier: PgNotifier;
   private readonly onError: (error: unknown) => void;
   private readonly pollTimer: ReturnType<typeof setInterval>;
+  private readonly sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly retention: PostgresTaskStoreOptions['retention'];
   /** LISTEN channels; read when the notification connection (re)connects. */
   private readonly handlers: Record<string, (payload: string) => void> = { [EVENTS_CHANNEL]: (p) => this.onNotify(p) };
   private started: Promise<void> | undefined;
@@ -111,6 +128,29 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     );
     this.pollTimer = setInterval(() => void this.poll(), options.pollIntervalMs ?? 1000);
     this.pollTimer.unref?.();
+    this.retention = options.retention;
+    if (this.retention) {
+      this.sweepTimer = setInterval(
+        () => void this.sweep().catch((e) => this.onError(e)),
+        this.retention.intervalMs ?? 60_000,
+      );
+      this.sweepTimer.unref?.();
+    }
+  }
+
+  /**
+   * Deletes finished tasks older than the retention TTL (with their events and push configs, by cascade), batch by
+   * batch until none is left; returns how many went. Runs by itself when `retention` is set.
+   */
+  async sweep(): Promise<number> {
+    if (!this.retention) return 0;
+    const batch = this.retention.batchSize ?? 500;
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.query(SWEEP_SQL, [this.retention.finishedTaskTtlMs, batch]);
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < batch) return total;
+    }
   }
 
   /** Connects (clear error when the database is down), applies migrations and starts listening. */
@@ -142,6 +182,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
 
   async close(): Promise<void> {
     clearInterval(this.pollTimer);
+    clearInterval(this.sweepTimer);
     for (const set of this.subscribers.values()) for (const sub of set) void sub.return();
     await this.notifier.close();
     if (this.ownsPool) await this.pool.end().catch(() => {});

@@ -42,6 +42,34 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     await db?.drop();
   });
 
+  it('retention deletes finished tasks past their TTL with their logs and push configs, and nothing else', async () => {
+    const sweeper = new PostgresTaskStore({
+      connection: db.url,
+      retention: { finishedTaskTtlMs: 60_000, intervalMs: 3_600_000, batchSize: 2 },
+      onError: () => {},
+    });
+    try {
+      for (const id of ['old-1', 'old-2', 'old-3', 'old-running', 'new-done']) await a.create(task(id), 'alice');
+      for (const id of ['old-1', 'old-2', 'old-3', 'new-done']) await a.append(id, 1, status('TASK_STATE_COMPLETED'));
+      await a.savePushConfig({ taskId: 'old-1', id: 'p', url: 'https://hooks.example.com/x' });
+      await a.pool.query("UPDATE a2a_tasks SET updated_at = now() - interval '2 minutes' WHERE id = ANY($1)", [
+        ['old-1', 'old-2', 'old-3', 'old-running'],
+      ]);
+      expect(await sweeper.sweep()).toBe(3); // two batches of at most 2
+      for (const id of ['old-1', 'old-2', 'old-3']) expect(await b.get(id)).toBeUndefined();
+      expect(await b.readEvents('old-1', 0)).toEqual([]);
+      const leftovers = await a.pool.query(
+        "SELECT (SELECT count(*) FROM a2a_task_events WHERE task_id LIKE 'old-%' AND task_id <> 'old-running') AS events, (SELECT count(*) FROM a2a_push_configs WHERE task_id = 'old-1') AS configs",
+      );
+      expect(leftovers.rows[0]).toEqual({ events: '0', configs: '0' });
+      expect((await b.get('old-running'))?.task.status.state).toBe('TASK_STATE_SUBMITTED'); // not finished: kept
+      expect((await b.get('new-done'))?.task.status.state).toBe('TASK_STATE_COMPLETED'); // recent: kept
+      expect(await sweeper.sweep()).toBe(0);
+    } finally {
+      await sweeper.close();
+    }
+  });
+
   it('migrates once, even when called again', async () => {
     expect(await migrate(a.pool)).toEqual([]);
   });
