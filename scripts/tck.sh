@@ -7,7 +7,7 @@
 # 1.0-dev (default): transports jsonrpc,http_json; the SUT serves the strict v1.0 card to header-less requests
 # (the kit sends no A2A-Version yet validates the card against the v1.0 schema).
 # 0.3.0.beta4: transports jsonrpc,rest, all four categories; the SUT URL is its JSON-RPC endpoint and header-less
-# card requests get the superset card (v0.3 fields + v1.0 interfaces).
+# card requests get the superset card (v0.3 fields + v1.0 interfaces), and no extended card is declared.
 # Needs a build (`pnpm build`, done here when apps/tck-sut/dist is missing). Prints each run's counts and ends with
 # one line per adapter. Exit 1 when any run had failures. Not part of .ci/run (the kit is not in the repo).
 set -uo pipefail
@@ -37,10 +37,12 @@ if [ ! -f "$ROOT/apps/tck-sut/dist/main.js" ]; then
   (cd "$ROOT" && "${PNPM[@]}" turbo run build --filter=@a2a/tck-sut...) || exit 2
 fi
 
+# The kits disagree on two points (docs/conformance.md): the card header-less requests get, and whether an
+# extended card may be served to a caller without credentials. The SUT's options pick each kit's side.
 if [ "$REF" = 1.0-dev ]; then
-  CARD=v1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json}
+  CARD=v1; EXTENDED=1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json}
 else
-  CARD=superset; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
+  CARD=superset; EXTENDED=0; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
 fi
 
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
@@ -50,7 +52,7 @@ STATUS=0
 for adapter in ${ADAPTERS//,/ }; do
   port=$(free_port)
   log=$(mktemp -t tck-sut.XXXXXX.log)
-  PORT=$port ADAPTER=$adapter TCK_HEADERLESS_CARD=$CARD node "$ROOT/apps/tck-sut/dist/main.js" >"$log" 2>&1 &
+  PORT=$port ADAPTER=$adapter TCK_HEADERLESS_CARD=$CARD TCK_EXTENDED_CARD=$EXTENDED node "$ROOT/apps/tck-sut/dist/main.js" >"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1 50); do
     curl -sf "http://127.0.0.1:$port/.well-known/agent-card.json" >/dev/null && break

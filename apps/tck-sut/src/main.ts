@@ -14,9 +14,18 @@ if (!ADAPTERS.includes(adapter)) {
 }
 const port = Number(flag('port') ?? process.env.PORT ?? 9999);
 const requiredExtension = (flag('required-extension') ?? process.env.TCK_REQUIRED_EXTENSION) === '1';
+const extendedCard = (flag('extended-card') ?? process.env.TCK_EXTENDED_CARD) !== '0';
 const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CARD) === 'v1' ? 'v1' : 'superset';
 const storage = await createTaskStoreFromEnv();
-const sut = await startSut({ adapter, port, host: '127.0.0.1', requiredExtension, headerlessCard, storage });
+const sut = await startSut({
+  adapter,
+  port,
+  host: '127.0.0.1',
+  requiredExtension,
+  headerlessCard,
+  extendedCard,
+  storage,
+});
 console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}) on ${sut.url}`);
 console.log(`  agent card: ${sut.url}/.well-known/agent-card.json   JSON-RPC: ${sut.url}/`);
 const stop = () => void sut.close().then(() => storage.close());

@@ -21,6 +21,11 @@ export interface SutOptions extends TckAgentOptions {
    * needs) or 'v1' (the strict v1.0 card the 1.0 kit validates against its schema, though it sends no header).
    */
   headerlessCard?: 'superset' | 'v1';
+  /**
+   * Declare the extended card (default true). The kits disagree without credentials: the v1.0 kit expects the call to
+   * succeed (no security scheme is declared, so every caller counts as authenticated), the v0.3 kit expects a refusal.
+   */
+  extendedCard?: boolean;
   /** Declare and enforce `urn:a2a:tck:required-extension` (the v1.0 kit's CORE-CAP-004). */
   requiredExtension?: boolean;
   /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
@@ -44,7 +49,10 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     timeoutMs: 3000,
     onDeliveryFailure: () => {},
   });
-  const agentCard = tckAgentCard({ requiredExtension: options.requiredExtension ?? false });
+  const agentCard = tckAgentCard({
+    requiredExtension: options.requiredExtension ?? false,
+    extendedCard: options.extendedCard ?? true,
+  });
   const a2a = createA2AHandler({
     agentCard,
     executor: createTckExecutor(options),
@@ -52,6 +60,8 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     pushNotifications: sender,
     context: () => ({ user: { id: 'tck' } }),
     headerlessCard: options.headerlessCard ?? 'superset',
+    // The kits' JSON-RPC stream clients only read text/event-stream, errors included.
+    earlyStreamErrors: 'event-stream',
     ...options.storage,
   });
   return { a2a, close: async () => sender.close() };

@@ -3,7 +3,7 @@ import type { AgentCardInput, AgentContext, AgentExecutor, ArtifactChunk, Part }
 export const REQUIRED_EXTENSION = 'urn:a2a:tck:required-extension';
 
 /** The card the kits read. Capabilities are only declared where the server really has them. */
-export function tckAgentCard(options: { requiredExtension?: boolean } = {}): AgentCardInput {
+export function tckAgentCard(options: { requiredExtension?: boolean; extendedCard?: boolean } = {}): AgentCardInput {
   return {
     name: 'A2A TCK system under test',
     description:
@@ -13,7 +13,7 @@ export function tckAgentCard(options: { requiredExtension?: boolean } = {}): Age
     capabilities: {
       streaming: true,
       pushNotifications: true,
-      extendedAgentCard: true,
+      extendedAgentCard: options.extendedCard ?? true,
       ...(options.requiredExtension && {
         extensions: [{ uri: REQUIRED_EXTENSION, description: 'Required by the TCK', required: true }],
       }),

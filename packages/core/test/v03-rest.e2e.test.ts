@@ -116,6 +116,27 @@ describe('v0.3 HTTP+JSON binding', () => {
     expect(got.body.push_notification_config.url).toBe('https://hooks.example.com/a2a');
     const listed = await json(await fetch(`${s.url}/v1/tasks/${task.id}/pushNotificationConfigs`));
     expect(listed.body.configs).toHaveLength(1);
+    // The CreateTaskPushNotificationConfigRequest wrapper with proto3 defaults ("" and {}) for unset fields.
+    const wrapped = {
+      parent: `tasks/${task.id}`,
+      config_id: 'p2',
+      config: { push_notification_config: { url: 'https://hooks.example.com/b', token: '', authentication: {} } },
+    };
+    const second = await json(await post(`/v1/tasks/${task.id}/pushNotificationConfigs`, wrapped));
+    expect(second.body.push_notification_config).toEqual({ id: 'p2', url: 'https://hooks.example.com/b' });
+    // Over v0.3 JSON-RPC, a config set without an id is the task's `default` one.
+    await s.rpc('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: { url: 'https://hooks.example.com/c' },
+    });
+    const byDefault = await s.rpc('tasks/pushNotificationConfig/get', {
+      id: task.id,
+      pushNotificationConfigId: 'default',
+    });
+    expect(byDefault.body.result.pushNotificationConfig.url).toBe('https://hooks.example.com/c');
+    for (const id of ['p2', 'default']) {
+      await fetch(`${s.url}/v1/tasks/${task.id}/pushNotificationConfigs/${id}`, { method: 'DELETE' });
+    }
     const deleted = await fetch(`${s.url}/v1/tasks/${task.id}/pushNotificationConfigs/p1`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
     expect((await json(await fetch(`${s.url}/v1/tasks/${task.id}/pushNotificationConfigs`))).body.configs).toEqual([]);

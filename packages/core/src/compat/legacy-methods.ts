@@ -148,7 +148,9 @@ const V03: Record<string, LegacyMethod> = {
     run: async (p, env) => {
       const taskId = requireString(p.taskId, '0.3', 'taskId');
       const config = pushConfigFromV03(p.pushNotificationConfig, taskId, 'pushNotificationConfig');
-      const saved = await call('CreateTaskPushNotificationConfig', { ...config, tenant: p.tenant }, env, '0.3');
+      // v0.3 configs without an id are the task's default one (set again, it is replaced), as v0.3 clients expect.
+      const id = config.id || 'default';
+      const saved = await call('CreateTaskPushNotificationConfig', { ...config, id, tenant: p.tenant }, env, '0.3');
       return unary(toV03PushConfig(saved as TaskPushNotificationConfig));
     },
   },

@@ -69,14 +69,19 @@ export function sendParamsFromProto(body: Json): Json {
   });
 }
 
-/** A v0.3 proto PushNotificationConfig as the v0.3 JSON one. */
+/** A v0.3 proto PushNotificationConfig as the v0.3 JSON one; proto3 defaults (`""`, `{}`) mean "not set". */
 export function pushConfigFromProto(config: Json): Json {
   const auth = isObject(config.authentication) ? config.authentication : undefined;
+  const schemes = auth?.schemes;
+  const set = (v: unknown) => (v === '' ? undefined : v);
   return compact({
-    id: config.id,
+    id: set(config.id),
     url: config.url,
-    token: config.token,
-    authentication: auth && compact({ schemes: auth.schemes, credentials: auth.credentials }),
+    token: set(config.token),
+    authentication:
+      auth && Array.isArray(schemes) && schemes.length > 0
+        ? compact({ schemes, credentials: set(auth.credentials) })
+        : undefined,
   });
 }
 

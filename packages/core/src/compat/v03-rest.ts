@@ -72,11 +72,14 @@ const ROUTES: Route[] = [
     pattern: new RegExp(`^/v1/tasks/${seg}/pushNotificationConfigs$`),
     body: true,
     call: ([id], body) => {
-      const config = body.push_notification_config ?? body.pushNotificationConfig ?? body.config ?? body;
-      return {
-        method: 'tasks/pushNotificationConfig/set',
-        params: { taskId: id, pushNotificationConfig: isObject(config) ? pushConfigFromProto(config) : config },
-      };
+      // CreateTaskPushNotificationConfigRequest {parent, config_id, config: {name, push_notification_config}}, or
+      // the TaskPushNotificationConfig / PushNotificationConfig itself.
+      const outer = isObject(body.config) ? body.config : body;
+      const inner = outer.push_notification_config ?? outer.pushNotificationConfig ?? outer;
+      const config = isObject(inner) ? pushConfigFromProto(inner) : inner;
+      const configId = body.config_id ?? body.configId;
+      if (isObject(config) && config.id === undefined && typeof configId === 'string' && configId) config.id = configId;
+      return { method: 'tasks/pushNotificationConfig/set', params: { taskId: id, pushNotificationConfig: config } };
     },
     out: (r) => pushConfigToProto(r as never),
   },
@@ -195,6 +198,7 @@ export function createV03RestServer() {
       }
       return await streamResponse(result.events, {
         ...settings,
+        earlyErrors: 'json', // REST clients read the HTTP status
         frame: (event) => JSON.stringify(resultToProto(result.frame(event) as V03StreamResult)),
         errorJson: v03RestErrorBody,
         earlyError: (error) => errorResponse(error, headers),

@@ -53,7 +53,10 @@ export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
   maxBodyBytes?: number;
   /** SSE keep-alive comment interval. Default 15 s. */
   keepAliveMs?: number;
-  /** How errors before a stream's first event are answered: 'json' (default) or a one-frame 'event-stream'. */
+  /**
+   * How JSON-RPC errors before a stream's first event are answered: 'json' (default: a plain JSON-RPC response) or a
+   * one-frame 'event-stream' for clients that only read SSE. REST streams always answer with the HTTP error status.
+   */
   earlyStreamErrors?: 'json' | 'event-stream';
   /** `Cache-Control: max-age` of the agent card. Default 300 s. */
   cardMaxAgeSeconds?: number;

@@ -136,6 +136,8 @@ export async function serveRest(
     if (operation.stream) {
       return await streamResponse(operation.run(params, scoped), {
         ...settings,
+        earlyErrors: 'json', // REST clients read the HTTP status
+
         frame: (event) => JSON.stringify(event),
         errorJson: (error) => JSON.stringify(error.toStatusBody()),
         earlyError: (error) => statusErrorResponse(error, settings.headers, mediaType),
