@@ -60,8 +60,6 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     pushNotifications: sender,
     context: () => ({ user: { id: 'tck' } }),
     headerlessCard: options.headerlessCard ?? 'superset',
-    // The kits' JSON-RPC stream clients only read text/event-stream, errors included.
-    earlyStreamErrors: 'event-stream',
     ...options.storage,
   });
   return { a2a, close: async () => sender.close() };

@@ -98,6 +98,16 @@ describe('one task, two protocol generations', () => {
     });
   });
 
+  it('answers a v0.3 stream that fails before its first event as SSE; a v1.0 one as plain JSON', async () => {
+    const v03 = await stream('tasks/resubscribe', { id: 'nope' });
+    expect(v03.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const [event] = await sseReader(v03).all();
+    expect(JSON.parse(event?.data ?? '{}')).toMatchObject({ id: 'st', error: { code: -32001 } });
+    const v10 = await stream('SubscribeToTask', { id: 'nope' });
+    expect(v10.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await v10.json()).error.code).toBe(-32001);
+  });
+
   it('tasks/get on an unknown task is -32001 on both wires; batch-free errors keep the id', async () => {
     expect((await s.rpc('tasks/get', { id: 'nope' })).body.error.code).toBe(-32001);
     expect(

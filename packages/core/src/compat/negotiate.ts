@@ -136,6 +136,8 @@ export function createJsonRpcVersionRouter(policy: VersionPolicy) {
       }
       return streamResponse(result.events, {
         ...settings,
+        // Legacy stream clients only read text/event-stream (v0.3 SDKs answered every stream as SSE).
+        earlyErrors: 'event-stream',
         headers,
         frame: (event) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
         errorJson: (error) => jsonRpcErrorBody(id, error),

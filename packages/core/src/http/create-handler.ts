@@ -55,7 +55,8 @@ export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
   keepAliveMs?: number;
   /**
    * How JSON-RPC errors before a stream's first event are answered: 'json' (default: a plain JSON-RPC response) or a
-   * one-frame 'event-stream' for clients that only read SSE. REST streams always answer with the HTTP error status.
+   * one-frame 'event-stream' for clients that only read SSE. REST streams always answer with the HTTP error status;
+   * legacy (v0.3/v0.1) JSON-RPC streams always with an SSE frame, as their clients expect.
    */
   earlyStreamErrors?: 'json' | 'event-stream';
   /** `Cache-Control: max-age` of the agent card. Default 300 s. */
