@@ -111,9 +111,12 @@ describe('v0.3 HTTP+JSON binding', () => {
     const task = (await json(await post('/v1/message:send', { message: protoMessage('ask') }))).body.task;
     const config = { push_notification_config: { id: 'p1', url: 'https://hooks.example.com/a2a', token: 't' } };
     const created = await json(await post(`/v1/tasks/${task.id}/pushNotificationConfigs`, config));
-    expect(created.body).toEqual({ name: `tasks/${task.id}/pushNotificationConfigs/p1`, ...config });
+    expect(created.body).toEqual({
+      name: `tasks/${task.id}/pushNotificationConfigs/p1`,
+      pushNotificationConfig: config.push_notification_config,
+    });
     const got = await json(await fetch(`${s.url}/v1/tasks/${task.id}/pushNotificationConfigs/p1`));
-    expect(got.body.push_notification_config.url).toBe('https://hooks.example.com/a2a');
+    expect(got.body.pushNotificationConfig.url).toBe('https://hooks.example.com/a2a');
     const listed = await json(await fetch(`${s.url}/v1/tasks/${task.id}/pushNotificationConfigs`));
     expect(listed.body.configs).toHaveLength(1);
     // The CreateTaskPushNotificationConfigRequest wrapper with proto3 defaults ("" and {}) for unset fields.
@@ -123,7 +126,7 @@ describe('v0.3 HTTP+JSON binding', () => {
       config: { push_notification_config: { url: 'https://hooks.example.com/b', token: '', authentication: {} } },
     };
     const second = await json(await post(`/v1/tasks/${task.id}/pushNotificationConfigs`, wrapped));
-    expect(second.body.push_notification_config).toEqual({ id: 'p2', url: 'https://hooks.example.com/b' });
+    expect(second.body.pushNotificationConfig).toEqual({ id: 'p2', url: 'https://hooks.example.com/b' });
     // Over v0.3 JSON-RPC, a config set without an id is the task's `default` one.
     await s.rpc('tasks/pushNotificationConfig/set', {
       taskId: task.id,

@@ -179,7 +179,10 @@ export function resultToProto(result: V03StreamResult | V03Task | V03Message): J
   }
 }
 
-/** A v0.3 JSON push config as the v0.3 proto `TaskPushNotificationConfig` (`name` = resource name). */
+/**
+ * A v0.3 JSON push config as the v0.3 proto `TaskPushNotificationConfig` (`name` = resource name), printed with the
+ * proto's json names (`pushNotificationConfig`): what v0.3 REST clients read, unlike the snake_case task messages.
+ */
 export function pushConfigToProto(config: {
   taskId: string;
   pushNotificationConfig: { id?: string; url: string; token?: string; authentication?: unknown };
@@ -187,6 +190,6 @@ export function pushConfigToProto(config: {
   const { id, url, token, authentication } = config.pushNotificationConfig;
   return {
     name: `tasks/${config.taskId}/pushNotificationConfigs/${id ?? ''}`,
-    push_notification_config: compact({ id, url, token, authentication }),
+    pushNotificationConfig: compact({ id, url, token, authentication }),
   };
 }

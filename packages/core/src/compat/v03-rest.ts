@@ -87,7 +87,7 @@ const ROUTES: Route[] = [
     method: 'GET',
     pattern: new RegExp(`^/v1/tasks/${seg}/pushNotificationConfigs$`),
     call: ([id]) => ({ method: 'tasks/pushNotificationConfig/list', params: { id } }),
-    out: (r) => ({ configs: (r as never[]).map(pushConfigToProto), next_page_token: '' }),
+    out: (r) => ({ configs: (r as never[]).map(pushConfigToProto), nextPageToken: '' }),
   },
   {
     method: 'GET',
