@@ -1,6 +1,6 @@
 export * from './compat/index.js';
 export * from './errors.js';
-export { isJsonContentType, readBodyText } from './http/body.js';
+export { isJsonContentType, readBodyBytes, readBodyText } from './http/body.js';
 export {
   type A2AHandlerOptions,
   type A2AHttpHandler,

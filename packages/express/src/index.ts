@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
+import { nodeWebRequest, requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
 
 /** The parts of Express's request (4.21+ and 5) the adapter reads; no type package needed. */
 export interface ExpressRequest extends IncomingMessage {
@@ -35,8 +35,12 @@ export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {
     try {
       const url = options.trustProxy ? requestUrl(req, true) : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
       const rawBody = bodyError ? (bodyError.body ?? '') : rawOf((req as { rawBody?: unknown }).rawBody);
-      let request = toWebRequest(req, res, { url, rawBody, parsedBody: req.body });
-      if (bodyError?.type === 'entity.too.large') request = withLength(request, bodyError.length);
+      const source = { url, rawBody, parsedBody: req.body };
+      const request = !bodyError
+        ? nodeWebRequest(req, res, source)
+        : bodyError.type === 'entity.too.large'
+          ? withLength(toWebRequest(req, res, source), bodyError.length)
+          : toWebRequest(req, res, source);
       const context = (await options.context?.(req, res)) ?? {};
       const response = await a2a.handle(request, { pathname: req.path, context });
       if (response) return await writeNodeResponse(res, response);

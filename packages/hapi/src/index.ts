@@ -1,7 +1,7 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { requestUrl, toWebRequest } from '@a2a/core/node';
+import { nodeWebRequest, requestUrl } from '@a2a/core/node';
 import { notFound } from '@hapi/boom';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 
@@ -48,7 +48,7 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
           const raw = request.raw;
           const rawBody = Buffer.isBuffer(request.payload) ? request.payload : undefined;
           const url = requestUrl(raw.req, options.trustProxy ?? false);
-          const web = toWebRequest(raw.req, raw.res, { url, rawBody });
+          const web = nodeWebRequest(raw.req, raw.res, { url, rawBody });
           const context = (await options.context?.(request, h)) ?? {};
           const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
           if (!response) throw notFound(); // what Hapi answers for a path without a route

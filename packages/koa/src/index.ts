@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { toWebRequest } from '@a2a/core/node';
+import { nodeWebRequest } from '@a2a/core/node';
 
 /** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
 export interface KoaContext {
@@ -36,7 +36,7 @@ export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await next());
     const { rawBody, body } = ctx.request;
     const raw = typeof rawBody === 'string' || rawBody instanceof Uint8Array ? rawBody : undefined;
-    const request = toWebRequest(ctx.req, ctx.res, {
+    const request = nodeWebRequest(ctx.req, ctx.res, {
       url: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
       rawBody: raw,
       parsedBody: body,

@@ -116,12 +116,21 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     );
   }
 
-  /** Leases expired for more than one heartbeat: their instance is gone. */
+  /**
+   * Leases expired for more than one heartbeat: their instance is gone. Also running tasks that never got a lease
+   * (their instance died between storing the task and its first lease write) once untouched for two TTLs.
+   */
   private async reap(): Promise<void> {
     const { rows } = await this.store.query<{ task_id: string; instance_id: string }>(
       `SELECT task_id, instance_id FROM a2a_execution_leases
-        WHERE expires_at < now() - $1 * interval '1 millisecond' AND instance_id <> $2 LIMIT 100`,
-      [Math.floor(this.leaseTtlMs / 3), this.instanceId],
+        WHERE expires_at < now() - $1 * interval '1 millisecond' AND instance_id <> $2
+       UNION ALL
+       SELECT t.id, '(no lease)' FROM a2a_tasks t
+        WHERE t.state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')
+          AND t.updated_at < now() - $3 * interval '1 millisecond'
+          AND NOT EXISTS (SELECT 1 FROM a2a_execution_leases l WHERE l.task_id = t.id)
+       LIMIT 100`,
+      [Math.floor(this.leaseTtlMs / 3), this.instanceId, 2 * this.leaseTtlMs],
     );
     for (const lease of rows) {
       const taskId = fromKey(lease.task_id);
@@ -138,7 +147,14 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
                 role: 'ROLE_AGENT',
                 taskId,
                 contextId: stored.task.contextId,
-                parts: [{ text: `Executor lost: instance ${lease.instance_id} stopped renewing its execution lease` }],
+                parts: [
+                  {
+                    text:
+                      lease.instance_id === '(no lease)'
+                        ? 'Executor lost: the task was never leased by a running instance'
+                        : `Executor lost: instance ${lease.instance_id} stopped renewing its execution lease`,
+                  },
+                ],
               },
             },
           });

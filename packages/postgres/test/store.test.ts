@@ -8,7 +8,7 @@ import {
   type TaskState,
 } from '@a2a/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, PostgresTaskStore } from '../src/index.js';
+import { migrate, PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 const message = (text: string, taskId: string, contextId: string) => ({
@@ -67,6 +67,31 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
       expect(await sweeper.sweep()).toBe(0);
     } finally {
       await sweeper.close();
+    }
+  });
+
+  it('fails a running task that never got a lease (its instance died first), not one whose lease is alive', async () => {
+    const janitor = new PostgresExecutionCoordinator({ store: b, leaseTtlMs: 300, instanceId: 'janitor' });
+    const owner = new PostgresExecutionCoordinator({ store: a, leaseTtlMs: 60_000, instanceId: 'alive' });
+    try {
+      for (const id of ['orphan', 'leased']) {
+        await a.create(task(id), 'alice');
+        await a.append(id, 1, status('TASK_STATE_WORKING'));
+      }
+      const lease = owner.track({ taskId: 'leased', abort: () => {} });
+      await owner.tick(); // writes its lease
+      await a.pool.query("UPDATE a2a_tasks SET updated_at = now() - interval '1 minute' WHERE id = ANY($1)", [
+        ['orphan', 'leased'],
+      ]);
+      await janitor.tick();
+      const orphan = (await b.get('orphan'))?.task;
+      expect(orphan?.status.state).toBe('TASK_STATE_FAILED');
+      expect(orphan?.status.message?.parts[0]?.text).toMatch(/never leased/);
+      expect((await b.get('leased'))?.task.status.state).toBe('TASK_STATE_WORKING');
+      lease.release();
+    } finally {
+      janitor.close();
+      owner.close();
     }
   });
 

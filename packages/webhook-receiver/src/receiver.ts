@@ -1,4 +1,4 @@
-import { isJsonContentType, StreamResponseSchema } from '@a2a/core';
+import { isA2AError, isJsonContentType, readBodyBytes, StreamResponseSchema } from '@a2a/core';
 import { LRUCache } from 'lru-cache';
 import secureJson from 'secure-json-parse';
 import { PARSED_BODY_HINT, WebhookError } from './errors.js';
@@ -214,30 +214,15 @@ function toBytes(body: unknown): Uint8Array {
   throw new TypeError(PARSED_BODY_HINT);
 }
 
+/** The body's bytes through core's reader (it knows the adapters' prepared bodies), 413 past the limit. */
 async function readLimited(request: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > max) throw new WebhookError(413, `body larger than ${max} bytes`);
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel();
+  try {
+    return await readBodyBytes(request, max);
+  } catch (error) {
+    if (isA2AError(error) && error.type === 'PayloadTooLarge')
       throw new WebhookError(413, `body larger than ${max} bytes`);
-    }
-    chunks.push(value);
+    throw error;
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>

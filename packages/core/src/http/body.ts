@@ -17,14 +17,23 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * Invalid UTF-8 is a parse error.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return decode(await readBodyBytes(request, maxBytes));
+}
+
+/**
+ * The body's bytes (a bridge's prepared body or the stream), refusing more than `maxBytes` with PayloadTooLarge
+ * without buffering past the limit. Any handler mounted through the adapters should read bodies with it.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const prepared = preparedBody(request);
   if (prepared) {
-    if (prepared.byteLength > maxBytes) throw tooLarge(maxBytes);
-    return decode(prepared);
+    const bytes = await prepared;
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return bytes;
   }
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -38,7 +47,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  return decode(chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size));
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
 }
 
 function decode(bytes: Uint8Array): string {

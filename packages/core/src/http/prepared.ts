@@ -7,7 +7,8 @@
 import { type SseOptions, sseStream } from './sse.js';
 
 interface PreparedRequest {
-  body?: Uint8Array | undefined;
+  /** The whole body, or a function reading it on first use (so a request that is not ours is left unread). */
+  body?: Uint8Array | (() => Promise<Uint8Array>) | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -20,7 +21,10 @@ export function prepareRequest(request: Request, prepared: PreparedRequest): Req
   return request;
 }
 
-export const preparedBody = (request: Request): Uint8Array | undefined => requests.get(request)?.body;
+export function preparedBody(request: Request): Uint8Array | Promise<Uint8Array> | undefined {
+  const body = requests.get(request)?.body;
+  return typeof body === 'function' ? body() : body;
+}
 
 /** The bridge's signal when it attached one (a Request built without `signal` is cheaper), else the request's. */
 export const requestSignal = (request: Request): AbortSignal => requests.get(request)?.signal ?? request.signal;

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
-import { requestUrl } from './to-web-request.js';
+import { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 
-/** Bodies up to this size with a declared Content-Length are read up front; larger or chunked ones stream. */
+/** Bodies up to this size with a declared Content-Length are read whole (when needed); larger or chunked ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
 
 /**
@@ -10,16 +10,19 @@ const BUFFER_LIMIT = 256 * 1024;
  * without its own signal; the bytes and the disconnect signal travel beside it (http/prepared.ts), which spares
  * the Web-stream and signal-following machinery on every call. `undefined` when the slow path must be used.
  */
-export async function bufferedWebRequest(
+export function bufferedWebRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  trustProxy: boolean,
-): Promise<Request | undefined> {
+  options: ToWebRequestOptions = {},
+): Request | undefined {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const declared = Number(req.headers['content-length']);
-  if (hasBody && !(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
-  if ((req as { _body?: unknown })._body === true || req.readableEnded) return undefined; // a parser took the stream
+  const kept = options.rawBody;
+  if (hasBody && kept === undefined) {
+    const declared = Number(req.headers['content-length']);
+    if (!(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
+    if ((req as { _body?: unknown })._body === true || req.readableEnded) return undefined; // a parser took the stream
+  }
 
   const controller = new AbortController();
   const abort = () => {
@@ -27,7 +30,9 @@ export async function bufferedWebRequest(
   };
   res.once('close', abort);
 
-  const body = hasBody ? await readAll(req) : undefined;
+  // Read on first use: a request the handler does not own stays unread for the framework's next middleware.
+  let reading: Promise<Uint8Array> | undefined;
+  const body = !hasBody ? undefined : kept === undefined ? () => (reading ??= readAll(req)) : bytesOf(kept);
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
@@ -35,9 +40,20 @@ export async function bufferedWebRequest(
     if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
     headers.append(name, raw[i + 1] as string);
   }
-  const request = new Request(requestUrl(req, trustProxy), { method, headers });
+  const request = new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), { method, headers });
   return prepareRequest(request, { body, signal: controller.signal });
 }
+
+/**
+ * What adapters call: the fast path when it applies (see {@link bufferedWebRequest}: no body, a small declared one,
+ * or the raw bytes a framework kept), else {@link toWebRequest} (streamed or re-serialized body).
+ */
+export function nodeWebRequest(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions = {}): Request {
+  return bufferedWebRequest(req, res, options) ?? toWebRequest(req, res, options);
+}
+
+const encoder = new TextEncoder();
+const bytesOf = (body: Uint8Array | string): Uint8Array => (typeof body === 'string' ? encoder.encode(body) : body);
 
 function readAll(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2ARequestContext, MountableHandler } from '../http/create-handler.js';
-import { bufferedWebRequest } from './buffered-request.js';
-import { toWebRequest } from './to-web-request.js';
+import { nodeWebRequest } from './buffered-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
+export { nodeWebRequest } from './buffered-request.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
 export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 export { writeNodeResponse } from './write-node-response.js';
@@ -23,8 +23,7 @@ export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOpt
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
       const trustProxy = options.trustProxy ?? false;
-      const request =
-        (await bufferedWebRequest(req, res, trustProxy)) ?? toWebRequest(req, res, { trustProxy, ...parsedBy(req) });
+      const request = nodeWebRequest(req, res, { trustProxy, ...parsedBy(req) });
       const context = (await options.context?.(req)) ?? {};
       // Under a connect-style mount, `req.url` is the path relative to the mount point.
       const mounted = (req as { originalUrl?: string }).originalUrl !== undefined;
