@@ -153,9 +153,17 @@ export function matchV03Rest(method: string, path: string): V03RestMatch | undef
   return allowed.length ? { allowed } : undefined;
 }
 
+/**
+ * How v0.3 REST stream frames are printed: 'proto' (the v0.3 proto's StreamResponse, `{task}` / `{status_update}`...,
+ * what v0.3 SDK REST clients parse) or 'json' (the bare kind-tagged v0.3 JSON objects of the JSON-RPC wire, which
+ * a2a-js and the v0.3 conformance kit read).
+ */
+export type V03RestStreamFrames = 'proto' | 'json';
+
 /** Serves one v0.3 REST request through the v0.3 method table. Never throws. */
-export function createV03RestServer() {
+export function createV03RestServer(options: { streamFrames?: V03RestStreamFrames } = {}) {
   const legacy = new LegacyMethods();
+  const bareFrames = options.streamFrames === 'json';
   return async (
     request: Request,
     url: URL,
@@ -199,7 +207,10 @@ export function createV03RestServer() {
       return await streamResponse(result.events, {
         ...settings,
         earlyErrors: 'json', // REST clients read the HTTP status
-        frame: (event) => JSON.stringify(resultToProto(result.frame(event) as V03StreamResult)),
+        frame: (event) => {
+          const frame = result.frame(event) as V03StreamResult;
+          return JSON.stringify(bareFrames ? frame : resultToProto(frame));
+        },
         errorJson: v03RestErrorBody,
         earlyError: (error) => errorResponse(error, headers),
       });

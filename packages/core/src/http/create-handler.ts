@@ -1,6 +1,6 @@
 import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../compat/card-routes.js';
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
-import { createV03RestServer, matchV03Rest } from '../compat/v03-rest.js';
+import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
 import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
 import type { A2AUser, CallContext } from '../server/agent-executor.js';
@@ -74,6 +74,11 @@ export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
    * the superset card; `A2A-Version: 1.0` the plain one.
    */
   headerlessCard?: CardVariant;
+  /**
+   * v0.3 REST stream frames: 'proto' (default; the v0.3 proto's StreamResponse, `{"task": ...}`, as v0.3 SDK clients
+   * parse) or 'json' (bare kind-tagged v0.3 JSON objects, as a2a-js and the v0.3 conformance kit read).
+   */
+  v03RestStreamFrames?: V03RestStreamFrames;
   /** Sign the served cards (JWS over the JCS form); the public keys are served at `routes.jwks`. */
   signAgentCard?: CardSigningOptions;
   /** Caller identity for Fetch-native hosts (adapters pass theirs through `handle`). */
@@ -102,7 +107,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     strictVersionHeader: options.strictVersionHeader ?? false,
   };
   const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
-  const serveV03Rest = createV03RestServer();
+  const serveV03Rest = createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' });
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
   // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
