@@ -81,6 +81,53 @@ describe('v0.3 HTTP+JSON binding: spellings', () => {
   });
 });
 
+describe('v0.3 HTTP+JSON binding: GET /v1/tasks', () => {
+  it("lists the caller's tasks with v0.3 filters and spellings, tasks in the v0.3 proto shape", async () => {
+    const user = { 'x-user': `lister-${crypto.randomUUID()}` };
+    const send = async (text: string, extra: Record<string, unknown> = {}) =>
+      (
+        await json(
+          await fetch(`${proto.url}/v1/message:send`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...user },
+            body: JSON.stringify({ message: { ...snake(text), ...extra } }),
+          }),
+        )
+      ).body.task;
+    const done = await send('plain');
+    const asking = await send('ask', { context_id: 'ctx-list' });
+    const list = async (query: string) => json(await fetch(`${proto.url}/v1/tasks${query}`, { headers: user }));
+
+    const all = await list('');
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total_size: 2, next_page_token: '' });
+    expect(all.body.tasks.map((t: { id: string }) => t.id).sort()).toEqual([done.id, asking.id].sort());
+    expect(all.body.tasks[0]).toMatchObject({ context_id: expect.any(String), status: { state: expect.any(String) } });
+
+    for (const query of ['?status=input-required', '?status=TASK_STATE_INPUT_REQUIRED', '?context_id=ctx-list']) {
+      const filtered = await list(query);
+      expect(
+        filtered.body.tasks.map((t: { id: string }) => t.id),
+        query,
+      ).toEqual([asking.id]);
+      expect(filtered.body.tasks[0].status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    }
+    expect((await list('?contextId=ctx-list')).body.total_size).toBe(1);
+    const page = await list('?page_size=1');
+    expect([page.body.tasks.length, page.body.page_size, page.body.next_page_token]).toEqual([
+      1,
+      1,
+      expect.any(String),
+    ]);
+    expect(page.body.next_page_token).not.toBe('');
+    const bad = await list('?page_size=-3');
+    expect([bad.status, bad.body.error]).toEqual([400, 'InvalidParamsError']);
+    // Another caller sees none of them.
+    const other = await json(await fetch(`${proto.url}/v1/tasks`, { headers: { 'x-user': 'someone-else' } }));
+    expect(other.body.tasks).toEqual([]);
+  });
+});
+
 describe('v0.3 HTTP+JSON binding: streams and errors', () => {
   it('subscribes with POST as with GET, and ends with the task', async () => {
     const task = (

@@ -6,6 +6,7 @@ import { type StreamSettings, streamResponse } from '../http/stream.js';
 import type { OperationEnv } from '../server/operations.js';
 import { LegacyMethods } from './legacy-methods.js';
 import { isObject } from './shape.js';
+import { listTasksV03 } from './v03-list-tasks.js';
 import {
   pushConfigFromProto,
   pushConfigToProto,
@@ -23,7 +24,9 @@ interface Route {
   method: string;
   pattern: RegExp;
   /** The v0.3 JSON-RPC method and its params for this request. */
-  call(match: string[], body: Json, query: URLSearchParams): { method: string; params: Json };
+  call?(match: string[], body: Json, query: URLSearchParams): { method: string; params: Json };
+  /** Routes with no v0.3 JSON-RPC method answer here (the REST wire body). */
+  run?(query: URLSearchParams, env: OperationEnv): Promise<unknown>;
   /** How the unary v0.3 JSON result goes on the REST wire. */
   out?: (result: unknown) => unknown;
   body?: boolean;
@@ -36,6 +39,7 @@ const historyLength = (q: URLSearchParams) => {
 };
 
 const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/v1\/tasks$/, run: listTasksV03 },
   {
     method: 'POST',
     pattern: /^\/v1\/message:send$/,
@@ -194,6 +198,12 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
           if (!isObject(parsed)) throw new A2AError('InvalidParams', 'Invalid params: the body must be a JSON object');
           body = parsed;
         }
+      }
+      if (!route.call) {
+        return textResponse(JSON.stringify(await route.run?.(url.searchParams, env)), {
+          status: 200,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
       }
       const { method, params: callParams } = route.call(params, body, url.searchParams);
       const result = await legacy.run(method, callParams, env, '0.3');
