@@ -60,6 +60,8 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     pushNotifications: sender,
     context: () => ({ user: { id: 'tck' } }),
     headerlessCard: options.headerlessCard ?? 'superset',
+    // The v0.3 kit's REST stream reader looks for bare kind-tagged objects (its resubscribe test needs the task id).
+    v03RestStreamFrames: 'json',
     ...options.storage,
   });
   return { a2a, close: async () => sender.close() };
