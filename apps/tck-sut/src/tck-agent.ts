@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentCardInput, AgentContext, AgentExecutor, ArtifactChunk, Part } from '@a2a/core';
 
 export const REQUIRED_EXTENSION = 'urn:a2a:tck:required-extension';
@@ -102,18 +103,8 @@ const BEHAVIOURS: [prefix: string, behaviour: Behaviour][] = [
   ],
 ];
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+/** Resolves after `ms`, or at once when the task is canceled. */
+const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => {});
 
 export interface TckAgentOptions {
   /** How long a v0.3 task stays WORKING before it asks for input (the 0.3 kit attaches streams meanwhile). */
