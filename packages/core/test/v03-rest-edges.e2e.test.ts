@@ -128,6 +128,39 @@ describe('v0.3 HTTP+JSON binding: GET /v1/tasks', () => {
   });
 });
 
+describe('v0.3 HTTP+JSON binding: GET /v1/card', () => {
+  it('is the authenticated extended card when the agent declares one (401 without a caller)', async () => {
+    const s = await startServer({
+      agentCard: { ...card, capabilities: { streaming: true, extendedAgentCard: true } },
+      executor: fixture.executor,
+      extendedAgentCard: (user) => ({ ...card, name: `Card for ${user.id}` }),
+    });
+    try {
+      const anonymous = await fetch(`${s.url}/v1/card`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect((await anonymous.json()).message).toMatch(/authentication/i);
+      const ann = await json(await fetch(`${s.url}/v1/card`, { headers: { 'x-user': 'ann' } }));
+      expect(ann.status).toBe(200);
+      expect(ann.body).toMatchObject({ name: 'Card for ann', protocolVersion: '0.3.0', url: `${s.url}/` });
+      expect(ann.body.additionalInterfaces).toContainEqual({ url: s.url, transport: 'HTTP+JSON' });
+      // The v0.3 JSON-RPC method agrees: HTTP 401 without a caller, the card with one.
+      expect((await s.rpc('agent/getAuthenticatedExtendedCard')).status).toBe(401);
+      const viaRpc = await s.rpc('agent/getAuthenticatedExtendedCard', undefined, { 'x-user': 'bob' });
+      expect(viaRpc.body.result.name).toBe('Card for bob');
+      // The public card stays at the well-known path, for everyone.
+      expect((await fetch(`${s.url}/.well-known/agent-card.json`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('is the public (superset) card when the agent declares no extended card', async () => {
+    const r = await json(await fetch(`${proto.url}/v1/card`));
+    expect([r.status, r.body.name, r.body.preferredTransport]).toEqual([200, card.name, 'JSONRPC']);
+  });
+});
+
 describe('v0.3 HTTP+JSON binding: streams and errors', () => {
   it('subscribes with POST as with GET, and ends with the task', async () => {
     const task = (

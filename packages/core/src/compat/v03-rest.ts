@@ -2,6 +2,7 @@ import { A2AError, toA2AError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
 import { textResponse } from '../http/prepared.js';
 import type { HeaderInit } from '../http/responses.js';
+import { challenges } from '../http/security.js';
 import { type StreamSettings, streamResponse } from '../http/stream.js';
 import type { OperationEnv } from '../server/operations.js';
 import { LegacyMethods } from './legacy-methods.js';
@@ -40,6 +41,11 @@ const historyLength = (q: URLSearchParams) => {
 
 const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/v1\/tasks$/, run: listTasksV03 },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/card$/,
+    call: () => ({ method: 'agent/getAuthenticatedExtendedCard', params: {} }),
+  },
   {
     method: 'POST',
     pattern: /^\/v1\/message:send$/,
@@ -227,7 +233,8 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
     } catch (error) {
       const a2a = toA2AError(error);
       if (a2a.type === 'Internal') settings.onError(error);
-      return errorResponse(a2a, headers);
+      const challenge = a2a.type === 'Unauthenticated' ? { 'www-authenticate': challenges(env.handler.agentCard) } : {};
+      return errorResponse(a2a, { ...headers, ...challenge });
     }
   };
 }

@@ -178,7 +178,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const restRelative = onRest ? path.slice(restPath.length) || '/' : '';
     // v0.3 REST lives under `/v1/` (a v1.0 client naming version 1.0 still reaches a tenant called `v1`).
     const v03Rest = restRelative.startsWith('/v1/') && policy.legacy && requestedVersion(request, url) !== '1.0';
-    if (v03Rest && restRelative === '/v1/card' && (method === 'GET' || method === 'HEAD')) {
+    // `/v1/card` is v0.3's authenticated extended card; an agent without one serves its public card there.
+    const publicV03Card = v03Rest && restRelative === '/v1/card' && !engine.capabilities.extendedAgentCard;
+    if (publicV03Card && (method === 'GET' || method === 'HEAD')) {
       return cards.serve(request, baseUrl, 'superset');
     }
     const v03Match = v03Rest ? matchV03Rest(method, restRelative) : undefined;
