@@ -7,7 +7,8 @@
 # 1.0-dev (default): transports jsonrpc,http_json; the SUT serves the strict v1.0 card to header-less requests
 # (the kit sends no A2A-Version yet validates the card against the v1.0 schema).
 # 0.3.0.beta4: transports jsonrpc,rest, all four categories; the SUT URL is its JSON-RPC endpoint and header-less
-# card requests get the superset card (v0.3 fields + v1.0 interfaces), and no extended card is declared.
+# card requests get the superset card (v0.3 fields + v1.0 interfaces), and the extended card is declared but served
+# only to callers with credentials (the kit has none, and expects the refusal).
 # Needs a build (`pnpm build`, done here when apps/tck-sut/dist is missing). Prints each run's counts and ends with
 # one line per adapter. Exit 1 when any run had failures. Not part of .ci/run (the kit is not in the repo).
 set -uo pipefail
@@ -42,7 +43,7 @@ fi
 if [ "$REF" = 1.0-dev ]; then
   CARD=v1; EXTENDED=1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json}
 else
-  CARD=superset; EXTENDED=0; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
+  CARD=superset; EXTENDED=auth; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
 fi
 
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }

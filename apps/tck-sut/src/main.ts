@@ -14,7 +14,8 @@ if (!ADAPTERS.includes(adapter)) {
 }
 const port = Number(flag('port') ?? process.env.PORT ?? 9999);
 const requiredExtension = (flag('required-extension') ?? process.env.TCK_REQUIRED_EXTENSION) === '1';
-const extendedCard = (flag('extended-card') ?? process.env.TCK_EXTENDED_CARD) !== '0';
+const extendedFlag = flag('extended-card') ?? process.env.TCK_EXTENDED_CARD;
+const extendedCard = extendedFlag === 'auth' ? 'authenticated' : extendedFlag !== '0';
 const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CARD) === 'v1' ? 'v1' : 'superset';
 const storage = await createTaskStoreFromEnv();
 const sut = await startSut({

@@ -24,8 +24,9 @@ export interface SutOptions extends TckAgentOptions {
   /**
    * Declare the extended card (default true). The kits disagree without credentials: the v1.0 kit expects the call to
    * succeed (no security scheme is declared, so every caller counts as authenticated), the v0.3 kit expects a refusal.
+   * 'authenticated': declared, and only callers with an `Authorization` header are authenticated (the v0.3 kit's side).
    */
-  extendedCard?: boolean;
+  extendedCard?: boolean | 'authenticated';
   /** Declare and enforce `urn:a2a:tck:required-extension` (the v1.0 kit's CORE-CAP-004). */
   requiredExtension?: boolean;
   /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
@@ -39,7 +40,8 @@ export interface RunningSut {
 
 /**
  * The A2A handler the kits test. Choices made here (not protocol patches): every caller is the authenticated user
- * `tck` (the kit has no credentials, and the extended card needs a caller); webhooks on 127.0.0.1/localhost are
+ * `tck` (the kit has no credentials, and the extended card needs a caller; with `extendedCard: 'authenticated'` only
+ * callers that send credentials); webhooks on 127.0.0.1/localhost are
  * allowed (the kit's receiver runs there), with a short retry budget so unreachable kit URLs give up quickly.
  */
 export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandler; close(): Promise<void> } {
@@ -51,14 +53,17 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
   });
   const agentCard = tckAgentCard({
     requiredExtension: options.requiredExtension ?? false,
-    extendedCard: options.extendedCard ?? true,
+    extendedCard: options.extendedCard !== false,
   });
   const a2a = createA2AHandler({
     agentCard,
     executor: createTckExecutor(options),
     extendedAgentCard: tckExtendedCard(agentCard),
     pushNotifications: sender,
-    context: () => ({ user: { id: 'tck' } }),
+    context: (request) =>
+      options.extendedCard === 'authenticated' && !request.headers.has('authorization')
+        ? undefined
+        : { user: { id: 'tck' } },
     headerlessCard: options.headerlessCard ?? 'superset',
     // The v0.3 kit's REST stream reader looks for bare kind-tagged objects (its resubscribe test needs the task id).
     v03RestStreamFrames: 'json',
