@@ -1,7 +1,6 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
-import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeWebRequest, requestUrl } from '@a2a/core/node';
+import { nodeResponseBody, nodeWebRequest, requestUrl } from '@a2a/core/node';
 import { notFound } from '@hapi/boom';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 
@@ -52,13 +51,9 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
           const context = (await options.context?.(request, h)) ?? {};
           const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
           if (!response) throw notFound(); // what Hapi answers for a path without a route
-          const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
+          const content = await nodeResponseBody(response);
           const body =
-            streaming && response.body
-              ? pipeline(Readable.fromWeb(response.body as NodeWebStream<Uint8Array>), new FlushingStream(), () => {})
-              : response.status === 204 || response.status === 304
-                ? undefined
-                : await response.text();
+            content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);
           const out = h.response(body).code(response.status);
           response.headers.forEach((value, name) => void out.header(name, value));
           return out;

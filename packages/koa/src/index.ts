@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeWebRequest } from '@a2a/core/node';
+import { nodeResponseBody, nodeWebRequest } from '@a2a/core/node';
 
 /** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
 export interface KoaContext {
@@ -50,10 +50,8 @@ export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
       headers[name] = value;
     });
     ctx.set(headers);
-    const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
-    if (streaming && response.body) {
-      ctx.compress = false; // koa-compress would hold events back in its gzip buffer
-      ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-    } else ctx.body = response.status === 204 || response.status === 304 ? null : await response.text();
+    const content = await nodeResponseBody(response);
+    if (content instanceof Readable) ctx.compress = false; // koa-compress would hold events back in its gzip buffer
+    ctx.body = content;
   };
 }
