@@ -4,8 +4,8 @@ import { nodeWebRequest } from './buffered-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
 export { nodeWebRequest } from './buffered-request.js';
-export { nodeResponseBody, sseReadable } from './response-body.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
+export { nodeResponseBody, sseReadable } from './response-body.js';
 export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 export { writeNodeResponse } from './write-node-response.js';
 
