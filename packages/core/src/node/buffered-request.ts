@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
+import { requestView } from './request-view.js';
 import { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 
 /** Bodies up to this size with a declared Content-Length are read whole (when needed); larger or chunked ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
 
 /**
- * The fast path of the Node bridge: for GET/HEAD and small declared bodies, a Request without a body stream and
- * without its own signal; the bytes and the disconnect signal travel beside it (http/prepared.ts), which spares
- * the Web-stream and signal-following machinery on every call. `undefined` when the slow path must be used.
+ * The fast path of the Node bridge: for GET/HEAD and small declared bodies, a Request view (node/request-view.ts)
+ * without a body stream; the bytes and the disconnect signal (made on first use) travel beside it
+ * (http/prepared.ts), which spares the Web-stream and signal machinery on every call. `undefined` when the slow path must be used.
  */
 export function bufferedWebRequest(
   req: IncomingMessage,
@@ -40,8 +41,15 @@ export function bufferedWebRequest(
     if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
     headers.append(name, raw[i + 1] as string);
   }
-  const request = new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), { method, headers });
-  return prepareRequest(request, { body, signal: controller.signal });
+  const url = options.url ?? requestUrl(req, options.trustProxy ?? false);
+  const signal = () => controller.signal;
+  const request = requestView({ method, url, headers, signal, body });
+  return prepareRequest(request, {
+    body,
+    get signal() {
+      return controller.signal;
+    },
+  });
 }
 
 /**

@@ -21,36 +21,76 @@ export async function nodeResponseBody(response: Response): Promise<string | Rea
   return response.text();
 }
 
+/** Frames waiting beyond this many characters stop the pulling until the consumer took them. */
+const BATCH_LIMIT = 64 * 1024;
+
 /**
- * SSE frames as a Node stream: pulls the next frame only when the consumer wants more (backpressure), adds the
+ * SSE frames as a Node stream: pulls frames while the consumer wants more (backpressure), hands the frames that
+ * arrived in one turn of the event loop over as one chunk (one socket write instead of one per event), adds the
  * keep-alive comments, and releases the source (ends the subscription) when destroyed, e.g. on client disconnect.
  */
 export function sseReadable(sse: SseOptions): Readable {
-  let finished = false;
+  let batch = sse.first;
+  let finished = false; // the source ended, failed or was released
+  let ending = false; // the last frames are in `batch`
+  let pulling = false;
+  let wanted = false;
+  let scheduled = false;
   const timer = setInterval(() => {
-    if (!finished) stream.push(': keep-alive\n\n');
+    if (finished) return;
+    batch += ': keep-alive\n\n';
+    schedule();
   }, sse.keepAliveMs);
   timer.unref?.();
   const stop = () => {
     finished = true;
     clearInterval(timer);
   };
+  const flush = () => {
+    scheduled = false;
+    if (stream.destroyed) return;
+    if (batch) {
+      const chunk = batch;
+      batch = '';
+      wanted = stream.push(chunk);
+    }
+    if (ending) stream.push(null);
+    else pull();
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  const pull = () => {
+    if (pulling || finished || !wanted || batch.length >= BATCH_LIMIT) return;
+    pulling = true;
+    sse.rest.next().then(
+      (next) => {
+        pulling = false;
+        if (finished) return;
+        if (next.done) {
+          stop();
+          ending = true;
+        } else batch += next.value;
+        schedule();
+        pull();
+      },
+      (error: unknown) => {
+        pulling = false;
+        if (finished) return;
+        stop();
+        batch += sse.errorFrame(error);
+        ending = true;
+        schedule();
+      },
+    );
+  };
   const stream: Readable = new Readable({
     read() {
-      sse.rest.next().then(
-        (next) => {
-          if (finished) return;
-          if (!next.done) return void stream.push(next.value);
-          stop();
-          stream.push(null);
-        },
-        (error: unknown) => {
-          if (finished) return;
-          stop();
-          stream.push(sse.errorFrame(error));
-          stream.push(null);
-        },
-      );
+      wanted = true;
+      if (batch || ending) schedule();
+      else pull();
     },
     destroy(error, callback) {
       const released = !finished;
@@ -59,6 +99,5 @@ export function sseReadable(sse: SseOptions): Readable {
       callback(error);
     },
   });
-  if (sse.first) stream.push(sse.first);
   return stream;
 }

@@ -67,6 +67,18 @@ export interface RequestHandlerOptions {
 
 const DEFAULT_PAGE_SIZE = 50;
 
+/** ISO-8601 time, formatted once per millisecond (busy servers ask several times per request). */
+let clockMs = -1;
+let clockIso = '';
+function systemClock(): string {
+  const ms = Date.now();
+  if (ms !== clockMs) {
+    clockMs = ms;
+    clockIso = new Date(ms).toISOString();
+  }
+  return clockIso;
+}
+
 /** Scope key: tasks belong to a tenant and a caller. */
 export const ownerOf = (call: CallContext): TaskOwner => `${call.tenant ?? ''}\u0000${call.user?.id ?? ''}`;
 
@@ -100,7 +112,7 @@ export class A2ARequestHandler {
       options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
     this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
-    const clock = options.now ?? (() => new Date().toISOString());
+    const clock = options.now ?? systemClock;
     // Status timestamps never go backwards: ListTasks orders by them.
     this.now = () => {
       const t = clock();

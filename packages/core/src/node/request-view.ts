@@ -1,0 +1,82 @@
+/**
+ * A `Request` for the Node bridge's fast path that costs what the handler reads: `method`, `url` and `headers` are
+ * plain fields and the signal is made on first use. Everything else `Request` offers (body readers, `clone()`,
+ * `cache`, ...) is answered by a real `Request` built on first use from the same parts, so code that treats it as a
+ * normal Request (a `context` hook, a foreign handler) still works; `instanceof Request` holds. Building a real
+ * Request up front (URL parsing, header validation, an AbortSignal of its own) cost more than the rest of a card GET.
+ */
+export interface RequestViewParts {
+  method: string;
+  url: string;
+  headers: Headers;
+  /** The request's abort signal, made when first asked for. */
+  signal: () => AbortSignal;
+  /** The whole body (or its reader), for the real Request when one is needed. */
+  body: Uint8Array | (() => Promise<Uint8Array>) | undefined;
+}
+
+class NodeRequestView {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly #parts: RequestViewParts;
+  #real: Request | undefined;
+
+  constructor(parts: RequestViewParts) {
+    this.method = parts.method;
+    this.url = parts.url;
+    this.headers = parts.headers;
+    this.#parts = parts;
+  }
+
+  get signal(): AbortSignal {
+    return this.#parts.signal();
+  }
+
+  /** The same request as a real Request (made once). */
+  real(): Request {
+    if (this.#real) return this.#real;
+    const { body } = this.#parts;
+    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers, signal: this.signal };
+    if (body instanceof Uint8Array) init.body = body as Uint8Array<ArrayBuffer>;
+    else if (body) {
+      init.body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          controller.enqueue(await body());
+          controller.close();
+        },
+      });
+      init.duplex = 'half';
+    }
+    this.#real = new Request(this.url, init);
+    return this.#real;
+  }
+}
+
+Object.setPrototypeOf(NodeRequestView.prototype, Request.prototype);
+const own = new Set(['constructor', 'method', 'url', 'headers', 'signal']);
+for (const name of Object.getOwnPropertyNames(Request.prototype)) {
+  if (own.has(name)) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name) as PropertyDescriptor;
+  const getter = descriptor.get;
+  const method = descriptor.value;
+  if (getter) {
+    Object.defineProperty(NodeRequestView.prototype, name, {
+      configurable: true,
+      get(this: NodeRequestView) {
+        return getter.call(this.real());
+      },
+    });
+  } else if (typeof method === 'function') {
+    Object.defineProperty(NodeRequestView.prototype, name, {
+      configurable: true,
+      writable: true,
+      value(this: NodeRequestView, ...args: unknown[]) {
+        return method.apply(this.real(), args);
+      },
+    });
+  }
+}
+
+/** A request view (see {@link NodeRequestView}), typed as the `Request` it stands for. */
+export const requestView = (parts: RequestViewParts): Request => new NodeRequestView(parts) as unknown as Request;
