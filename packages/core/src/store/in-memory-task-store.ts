@@ -3,6 +3,7 @@ import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { Task } from '../schemas/task.js';
 import { applyTaskEvent, copyTask, isTerminal, type TaskEvent, viewTask } from '../task-state.js';
 import { AsyncQueue } from './async-queue.js';
+import { ListOrder } from './list-order.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import {
   ConcurrentModificationError,
@@ -39,8 +40,8 @@ interface Entry {
  */
 export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly tasks: LRUCache<string, Entry>;
-  /** Per owner, task ids in ascending `listSeq` (a Map keeps insertion order; a status change re-inserts). */
-  private readonly byOwner = new Map<TaskOwner, Map<string, Entry>>();
+  /** Per owner, the tasks in ascending `listSeq` (a status change moves a task to the end). */
+  private readonly byOwner = new Map<TaskOwner, ListOrder<Entry>>();
   private readonly subscribers = new Map<string, Set<AsyncQueue<TaskEventRecord>>>();
   private readonly terminalTtlMs: number;
   private listSeq = 0;
@@ -66,18 +67,21 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   async create(task: Task, owner: TaskOwner): Promise<StoredTask> {
     if (this.tasks.has(task.id)) throw new Error(`Task ${task.id} already exists`);
     if (++this.creates % 1000 === 0) this.tasks.purgeStale();
+    let index = this.byOwner.get(owner);
+    if (!index) {
+      index = new ListOrder<Entry>(owner);
+      this.byOwner.set(owner, index);
+    }
     const entry: Entry = {
       task: copyTask(task),
-      owner,
+      owner: index.key, // one string per owner, not one per request
       version: 1,
       listSeq: ++this.listSeq,
       log: isTerminal(task.status.state) ? undefined : [],
       pushConfigs: undefined,
     };
     this.tasks.set(task.id, entry);
-    const index = this.byOwner.get(owner) ?? new Map();
-    this.byOwner.set(owner, index);
-    index.set(task.id, entry);
+    index.add(entry);
     return { task: copyTask(entry.task), version: 1 };
   }
 
@@ -99,7 +103,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       event,
       state: entry.task.status.state,
     };
-    if (event.kind === 'status') this.touch(taskId, entry);
+    if (event.kind === 'status') this.touch(entry);
     if (isTerminal(record.state)) {
       entry.log = undefined;
       compact(entry.task);
@@ -118,12 +122,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const filtered =
       query.contextId !== undefined || query.status !== undefined || query.statusTimestampAfter !== undefined;
     if (!filtered) return this.listAll(index, cursor, query);
-    const entries = Array.from(index.values());
     const page: Entry[] = [];
     let totalSize = 0;
     let more = false;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = entries[i] as Entry;
+    for (const entry of index.newestFirst()) {
       const { task } = entry;
       if (query.contextId !== undefined && task.contextId !== query.contextId) continue;
       if (query.status !== undefined && task.status.state !== query.status) continue;
@@ -150,18 +152,16 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
    * The unfiltered page (the common call) without a check per stored task: expired tasks are purged at most once a
    * second, so `totalSize` is the index size; only the page's own entries are checked for expiry.
    */
-  private listAll(index: Map<string, Entry>, cursor: number, query: TaskQuery): TaskPage {
+  private listAll(index: ListOrder<Entry>, cursor: number, query: TaskQuery): TaskPage {
     const now = Date.now();
     if (now - this.lastPurge >= 1000) {
       this.lastPurge = now;
       this.tasks.purgeStale();
     }
-    const entries = Array.from(index.values());
     const page: Entry[] = [];
     let more = false;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = entries[i] as Entry;
-      if (entry.listSeq >= cursor || !this.tasks.has(entry.task.id)) continue;
+    for (const entry of index.newestFirst(cursor)) {
+      if (!this.tasks.has(entry.task.id)) continue;
       if (page.length === query.pageSize) {
         more = true;
         break;
@@ -228,17 +228,15 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return entry && (owner === undefined || entry.owner === owner) ? entry : undefined;
   }
 
-  private touch(taskId: string, entry: Entry): void {
+  private touch(entry: Entry): void {
     entry.listSeq = ++this.listSeq;
-    const index = this.byOwner.get(entry.owner);
-    index?.delete(taskId);
-    index?.set(taskId, entry);
+    this.byOwner.get(entry.owner)?.moved(entry);
   }
 
   private forget(taskId: string, entry: Entry): void {
     const index = this.byOwner.get(entry.owner);
-    if (index?.get(taskId) === entry) {
-      index.delete(taskId);
+    if (index && entry.listSeq !== -1) {
+      index.remove(entry);
       if (index.size === 0) this.byOwner.delete(entry.owner);
     }
     const subscribers = this.subscribers.get(taskId);
