@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../src/node/index.js';
@@ -48,5 +48,39 @@ describe('Node bridge request view', () => {
   it('serves GET without a body', async () => {
     const base = await serve(async (request) => new Response(`${request.method} ${request.body === null}`));
     expect(await (await fetch(`${base}/x`)).text()).toBe('GET true');
+  });
+
+  it('reads headers as Headers does: any case, repeated values joined, iteration', async () => {
+    const base = await serve(async (request) =>
+      Response.json({
+        multi: request.headers.get('X-Multi'),
+        missing: request.headers.get('x-missing'),
+        has: request.headers.has('x-MULTI'),
+        spaced: request.headers.get('x-spaced'),
+        listed: [...request.headers].filter(([name]) => name.startsWith('x-')),
+      }),
+    );
+    const text = await new Promise<string>((resolve, reject) => {
+      const call = httpRequest(`${base}/h`, { headers: { 'x-multi': ['a', 'b'], 'x-spaced': 'v \t' } }, (res) => {
+        let out = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          out += chunk;
+        });
+        res.on('end', () => resolve(out));
+      });
+      call.on('error', reject);
+      call.end();
+    });
+    expect(JSON.parse(text)).toEqual({
+      multi: 'a, b',
+      missing: null,
+      has: true,
+      spaced: 'v',
+      listed: [
+        ['x-multi', 'a, b'],
+        ['x-spaced', 'v'],
+      ],
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
+import { headersView } from './headers-view.js';
 import { requestView } from './request-view.js';
 import { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 
@@ -8,8 +9,9 @@ const BUFFER_LIMIT = 256 * 1024;
 
 /**
  * The fast path of the Node bridge: for GET/HEAD and small declared bodies, a Request view (node/request-view.ts)
- * without a body stream; the bytes and the disconnect signal (made on first use) travel beside it
- * (http/prepared.ts), which spares the Web-stream and signal machinery on every call. `undefined` when the slow path must be used.
+ * over Node's headers (node/headers-view.ts) without a body stream; the bytes and the disconnect signal (made on
+ * first use) travel beside it (http/prepared.ts), which spares the Web-stream and signal machinery on every call.
+ * `undefined` when the slow path must be used.
  */
 export function bufferedWebRequest(
   req: IncomingMessage,
@@ -25,29 +27,30 @@ export function bufferedWebRequest(
     if ((req as { _body?: unknown })._body === true || req.readableEnded) return undefined; // a parser took the stream
   }
 
-  const controller = new AbortController();
-  const abort = () => {
-    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+  // The disconnect signal and its 'close' listener are made when someone first asks (a card GET never does).
+  let controller: AbortController | undefined;
+  const signal = (): AbortSignal => {
+    if (controller) return controller.signal;
+    const made = new AbortController();
+    controller = made;
+    const abort = () => {
+      if (!res.writableFinished) made.abort(new Error('client disconnected'));
+    };
+    if (res.closed) abort();
+    else res.once('close', abort);
+    return made.signal;
   };
-  res.once('close', abort);
 
   // Read on first use: a request the handler does not own stays unread for the framework's next middleware.
   let reading: Promise<Uint8Array> | undefined;
   const body = !hasBody ? undefined : kept === undefined ? () => (reading ??= readAll(req)) : bytesOf(kept);
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
-    headers.append(name, raw[i + 1] as string);
-  }
+  const headers = headersView(req.rawHeaders);
   const url = options.url ?? requestUrl(req, options.trustProxy ?? false);
-  const signal = () => controller.signal;
   const request = requestView({ method, url, headers, signal, body });
   return prepareRequest(request, {
     body,
     get signal() {
-      return controller.signal;
+      return signal();
     },
   });
 }

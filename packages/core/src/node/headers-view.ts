@@ -1,0 +1,96 @@
+/**
+ * The request's `Headers` for the Node bridge's fast path, read straight from Node's `rawHeaders`: `get` and `has`
+ * answer as `Headers` does (case-insensitive name, every value of a repeated header joined with ", ", surrounding
+ * HTTP whitespace removed); anything else (iteration, `forEach`, changes, ...) goes to a real `Headers` made on first
+ * use. Filling a real `Headers` (validation per header) cost more than all the lookups a request makes.
+ */
+class NodeHeadersView {
+  readonly #raw: readonly string[];
+  #names: string[] | undefined;
+  #real: Headers | undefined;
+
+  constructor(raw: readonly string[]) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    if (this.#real) return this.#real.get(name);
+    const names = this.#lowerNames();
+    const wanted = name.toLowerCase();
+    let out: string | null = null;
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] !== wanted) continue;
+      const value = trimHttpWhitespace(this.#raw[2 * i + 1] as string);
+      out = out === null ? value : `${out}, ${value}`;
+    }
+    return out;
+  }
+
+  has(name: string): boolean {
+    if (this.#real) return this.#real.has(name);
+    return this.#lowerNames().includes(name.toLowerCase());
+  }
+
+  /** The same headers as a real Headers (made once; later reads and changes go there). */
+  real(): Headers {
+    if (this.#real) return this.#real;
+    const headers = new Headers();
+    const raw = this.#raw;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
+      headers.append(name, raw[i + 1] as string);
+    }
+    this.#real = headers;
+    return headers;
+  }
+
+  #lowerNames(): string[] {
+    if (this.#names) return this.#names;
+    const raw = this.#raw;
+    const names: string[] = [];
+    // Pseudo-headers (HTTP/2) keep their slot but can never match a valid header name.
+    for (let i = 0; i < raw.length; i += 2) names.push((raw[i] as string).toLowerCase());
+    this.#names = names;
+    return names;
+  }
+}
+
+Object.setPrototypeOf(NodeHeadersView.prototype, Headers.prototype);
+const own = new Set<PropertyKey>(['constructor', 'get', 'has']);
+for (const key of Reflect.ownKeys(Headers.prototype)) {
+  if (own.has(key)) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Headers.prototype, key) as PropertyDescriptor;
+  const getter = descriptor.get;
+  const method = descriptor.value;
+  if (getter) {
+    Object.defineProperty(NodeHeadersView.prototype, key, {
+      configurable: true,
+      get(this: NodeHeadersView) {
+        return getter.call(this.real());
+      },
+    });
+  } else if (typeof method === 'function') {
+    Object.defineProperty(NodeHeadersView.prototype, key, {
+      configurable: true,
+      writable: true,
+      value(this: NodeHeadersView, ...args: unknown[]) {
+        return method.apply(this.real(), args);
+      },
+    });
+  }
+}
+
+const isHttpWhitespace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+function trimHttpWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isHttpWhitespace(value.charCodeAt(start))) start++;
+  while (end > start && isHttpWhitespace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+/** A headers view over Node's `rawHeaders` (see {@link NodeHeadersView}), typed as the `Headers` it stands for. */
+export const headersView = (rawHeaders: readonly string[]): Headers =>
+  new NodeHeadersView(rawHeaders) as unknown as Headers;
