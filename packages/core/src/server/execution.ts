@@ -56,6 +56,8 @@ export class Execution implements AgentContext {
   settled: Promise<void> = Promise.resolve();
 
   private readonly controller = new AbortController();
+  /** Mirrors the signal without making it: an AbortSignal costs microseconds, and most executors never read it. */
+  private aborted = false;
   private version: number;
   private chain: Promise<unknown> = Promise.resolve();
   private resolveFirst!: (outcome: FirstOutcome) => void;
@@ -95,7 +97,7 @@ export class Execution implements AgentContext {
       try {
         await this.init.executor.execute(this);
       } catch (error) {
-        if (!this.signal.aborted) {
+        if (!this.aborted) {
           this.init.onError(error);
           const reason = error instanceof Error ? error.message : String(error);
           await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${reason}`)).catch(() => {});
@@ -110,6 +112,7 @@ export class Execution implements AgentContext {
 
   /** Cancellation: abort the signal; the executor's later publications are ignored. */
   abort(reason: string): void {
+    this.aborted = true;
     this.controller.abort(new A2AError('TaskNotCancelable', reason));
   }
 
@@ -189,10 +192,10 @@ export class Execution implements AgentContext {
   /** Applies calls in call order. The returned promise is marked handled, so an executor that does not await it
    * cannot crash the process with an unhandled rejection; awaiting it still throws. */
   private enqueue<T>(step: () => Promise<T>): Promise<T> {
-    const result = this.chain.then(() => (this.signal.aborted ? (undefined as T) : step()));
+    const result = this.chain.then(() => (this.aborted ? (undefined as T) : step()));
     this.chain = result.catch(() => {});
     result.catch((error) => {
-      if (!this.signal.aborted) this.init.onError(error);
+      if (!this.aborted) this.init.onError(error);
     });
     return result;
   }
