@@ -13,6 +13,8 @@ export interface ExpressRequest extends IncomingMessage {
   // biome-ignore lint/suspicious/noExplicitAny: whatever the app's auth put there
   user?: any;
   get(name: string): string | undefined;
+  /** The Express app (its `trust proxy` setting). */
+  app?: { get(setting: string): unknown } | undefined;
 }
 type Next = (error?: unknown) => void;
 
@@ -33,7 +35,11 @@ export interface A2AExpressOptions {
 export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {}) {
   const serve = async (req: ExpressRequest, res: ServerResponse, next: Next, bodyError?: BodyParserError) => {
     try {
-      const url = options.trustProxy ? requestUrl(req, true) : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
+      // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
+      const url =
+        options.trustProxy || !req.app?.get('trust proxy')
+          ? requestUrl(req, options.trustProxy === true)
+          : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
       const rawBody = bodyError ? (bodyError.body ?? '') : rawOf((req as { rawBody?: unknown }).rawBody);
       const source = { url, rawBody, parsedBody: req.body };
       const request = !bodyError

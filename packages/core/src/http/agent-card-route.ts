@@ -6,6 +6,9 @@ import type { HeaderInit } from './responses.js';
 interface CachedCard {
   json: string;
   etag: string;
+  /** The validators and caching headers (for a 304), and the same with the content type (for a 200). */
+  common: Record<string, string>;
+  full: Record<string, string>;
 }
 
 /** Serves the public card with ETag / Last-Modified / Cache-Control and answers conditional requests with 304. */
@@ -22,21 +25,23 @@ export class AgentCardRoute {
     let cached = this.cache.get(baseUrl);
     if (!cached) {
       const json = JSON.stringify(this.build(baseUrl));
-      cached = { json, etag: `"${fnv1a(json)}"` };
+      const etag = `"${fnv1a(json)}"`;
+      const common = {
+        etag,
+        'last-modified': this.lastModified,
+        'cache-control': `public, max-age=${this.maxAgeSeconds}`,
+        vary: 'A2A-Version',
+      };
+      cached = { json, etag, common, full: { 'content-type': 'application/json', ...common } };
       this.cache.set(baseUrl, cached);
     }
-    const common = {
-      etag: cached.etag,
-      'last-modified': this.lastModified,
-      'cache-control': `public, max-age=${this.maxAgeSeconds}`,
-      vary: 'A2A-Version',
-      ...headers,
-    };
+    // The header records are built once per card (Response copies them; no one writes to ours).
+    const extra = Object.keys(headers).length > 0;
     if (notModified(request, cached.etag, this.lastModified))
-      return new Response(null, { status: 304, headers: common });
+      return new Response(null, { status: 304, headers: extra ? { ...cached.common, ...headers } : cached.common });
     return textResponse(request.method === 'HEAD' ? null : cached.json, {
       status: 200,
-      headers: { 'content-type': 'application/json', ...common },
+      headers: extra ? { ...cached.full, ...headers } : cached.full,
     });
   }
 }
