@@ -1,6 +1,6 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeResponseBody, nodeWebRequest, requestUrl } from '@a2a/core/node';
+import { nodeResponseBody, nodeWebRequest, requestUrl, responseFrames, writeNodeResponse } from '@a2a/core/node';
 import { notFound } from '@hapi/boom';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 
@@ -51,6 +51,11 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
           const context = (await options.context?.(request, h)) ?? {};
           const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
           if (!response) throw notFound(); // what Hapi answers for a path without a route
+          if (responseFrames(response)) {
+            // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
+            void writeNodeResponse(raw.res, response);
+            return h.abandon;
+          }
           const content = await nodeResponseBody(response);
           const body =
             content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);

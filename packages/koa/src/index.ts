@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeResponseBody, nodeWebRequest } from '@a2a/core/node';
+import { nodeResponseBody, nodeWebRequest, responseFrames, writeNodeResponse } from '@a2a/core/node';
 
 /** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
 export interface KoaContext {
@@ -19,6 +19,8 @@ export interface KoaContext {
   status: number;
   body: unknown;
   compress?: boolean;
+  /** `false`: the middleware wrote the response itself. */
+  respond?: boolean;
   set(headers: Record<string, string | string[]>): void;
 }
 
@@ -44,6 +46,13 @@ export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
     const context = (await options.context?.(ctx)) ?? {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
     if (!response) return void (await next());
+    if (responseFrames(response)) {
+      // Events go straight to the socket, batched per turn: a stream body would cost Koa's stream.pipeline (an
+      // AbortController and a DOMException per response) and one socket write per event; Koa stays out of it.
+      ctx.respond = false;
+      void writeNodeResponse(ctx.res, response);
+      return;
+    }
     ctx.status = response.status;
     const headers: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
