@@ -167,7 +167,7 @@ export class Execution implements AgentContext {
       ...(chunk.lastChunk !== undefined && { lastChunk: chunk.lastChunk }),
     };
     return this.enqueue(async () => {
-      await this.ensureStored();
+      if (!this.stored) await this.ensureStored(); // (no extra await per event once stored)
       await this.appendEvent(event);
       return artifactId;
     });
@@ -201,7 +201,7 @@ export class Execution implements AgentContext {
   }
 
   private async applyStatus(state: TaskState, content: MessageContent | undefined): Promise<void> {
-    await this.ensureStored();
+    if (!this.stored) await this.ensureStored();
     const status = {
       state,
       timestamp: this.init.now(),
