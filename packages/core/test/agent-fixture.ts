@@ -32,6 +32,10 @@ export function fixtureExecutor() {
           ctx.signal.addEventListener('abort', () => aborted.push(ctx.taskId));
           await ctx.working('hanging');
           return new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        case 'stubborn':
+          // Ignores the abort signal and returns only when released.
+          await ctx.working('not listening');
+          return gate(arg).promise.then(() => undefined);
         case 'background':
           await ctx.working('started');
           void gate(arg).promise.then(() => ctx.complete('finished later'));
@@ -59,6 +63,10 @@ export function fixtureExecutor() {
           await ctx.artifact({ name: 'echo', text });
           return ctx.complete(`echo: ${text}`);
       }
+    },
+    // A slow cancel hook for `stubborn`: the CANCELED event is written well after the execution was aborted.
+    async cancel(ctx) {
+      if (ctx.message.parts[0]?.text?.startsWith('stubborn')) await new Promise((r) => setTimeout(r, 30));
     },
   };
   return { executor, release: (name: string) => gate(name).resolve(undefined), aborted };

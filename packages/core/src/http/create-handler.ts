@@ -3,7 +3,8 @@ import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } fr
 import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
 import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
-import type { A2AUser, CallContext } from '../server/agent-executor.js';
+import type { A2AUser } from '../server/agent-executor.js';
+import { lazySignalCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
@@ -213,13 +214,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
       const activated = requested.filter((uri) => declaredExtensions.has(uri));
       const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
-      const call: CallContext = {
-        user: context.user,
-        tenant: context.tenant,
-        extensions: activated,
-        signal: requestSignal(request),
-        lastEventId: request.headers.get('last-event-id') ?? undefined,
-      };
+      const call = lazySignalCall(
+        {
+          user: context.user,
+          tenant: context.tenant,
+          extensions: activated,
+          lastEventId: request.headers.get('last-event-id') ?? undefined,
+        },
+        () => requestSignal(request),
+      );
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       const routeSettings = { ...settings, headers, versions: versionRouter?.(version) };
       if (v03Match) return await serveV03Rest(request, url, v03Match, env, routeSettings);

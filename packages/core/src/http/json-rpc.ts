@@ -1,5 +1,6 @@
 import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
+import { extendCall } from '../server/call-context.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { readBodyText } from './body.js';
 import { textResponse } from './prepared.js';
@@ -108,5 +109,5 @@ export async function serveJsonRpc(
 export function tenantScoped(env: OperationEnv, params: Record<string, unknown>): OperationEnv {
   const tenant = params.tenant;
   if (env.call.tenant !== undefined || typeof tenant !== 'string' || tenant === '') return env;
-  return { ...env, call: { ...env.call, tenant } };
+  return { ...env, call: extendCall(env.call, { tenant }) };
 }

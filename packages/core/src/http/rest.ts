@@ -1,4 +1,5 @@
 import { A2AError, toA2AError } from '../errors.js';
+import { extendCall } from '../server/call-context.js';
 import { OPERATIONS, type OperationEnv, type OperationName } from '../server/operations.js';
 import { isJsonContentType, readBodyText } from './body.js';
 import { parseParams } from './json-rpc.js';
@@ -132,7 +133,7 @@ export async function serveRest(
     delete query['A2A-Version'];
     const operation = OPERATIONS[route.operation];
     const params = parseParams(operation, { ...query, ...body, ...pathFields }) as Record<string, unknown>;
-    const scoped = tenant === undefined ? env : { ...env, call: { ...env.call, tenant } };
+    const scoped = tenant === undefined ? env : { ...env, call: extendCall(env.call, { tenant }) };
     if (operation.stream) {
       return await streamResponse(operation.run(params, scoped), {
         ...settings,

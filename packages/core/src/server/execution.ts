@@ -11,10 +11,17 @@ import {
   type TaskOwner,
   type TaskStore,
 } from '../store/task-store.js';
-import { newTask, type TaskEvent } from '../task-state.js';
+import { isInterrupted, isTerminal, newTask, type TaskEvent } from '../task-state.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
 
 export type FirstOutcome = { message: Message } | { stored: StoredTask };
+
+/**
+ * Why the agent's turn is over: one of its own status events ended it (terminal or interrupted state), `execute()`
+ * returned with the task still running, or the execution was aborted (canceled: the cancel's event is written by
+ * whoever canceled, possibly another instance).
+ */
+export type TurnEnd = 'paused' | 'settled' | 'aborted';
 
 export interface ExecutionInit {
   executor: AgentExecutor;
@@ -54,15 +61,22 @@ export class Execution implements AgentContext {
   readonly first: Promise<FirstOutcome>;
   /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
   settled: Promise<void> = Promise.resolve();
+  /**
+   * Resolves when the agent's turn is over. A blocking SendMessage waits on this rather than on a store subscription:
+   * every event of the turn is written by this execution, so the store's fan-out is not needed to learn of it.
+   */
+  readonly turnEnded: Promise<TurnEnd>;
 
-  private readonly controller = new AbortController();
-  /** Mirrors the signal without making it: an AbortSignal costs microseconds, and most executors never read it. */
+  /** Made when the executor first reads `signal`: an AbortSignal costs microseconds, and most executors never do. */
+  private controller: AbortController | undefined;
+  private abortReason: A2AError | undefined;
   private aborted = false;
   private version: number;
   private chain: Promise<unknown> = Promise.resolve();
   private resolveFirst!: (outcome: FirstOutcome) => void;
   private rejectFirst!: (error: unknown) => void;
   private replied = false;
+  private endTurn!: (end: TurnEnd) => void;
 
   constructor(private readonly init: ExecutionInit) {
     this.taskId = init.taskId;
@@ -80,15 +94,30 @@ export class Execution implements AgentContext {
       this.rejectFirst = reject;
     });
     this.first.catch(() => {}); // awaiting it still throws
+    this.turnEnded = new Promise((resolve) => {
+      this.endTurn = resolve;
+    });
     if (init.existing) this.resolveFirst({ stored: init.existing });
   }
 
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortReason) this.controller.abort(this.abortReason);
+    }
     return this.controller.signal;
   }
 
   get stored(): boolean {
     return this.version > 0;
+  }
+
+  /** The task's state after this execution's last write (`undefined` before the first). */
+  lastState: TaskState | undefined;
+
+  /** The task version after this execution's last write. */
+  get storedVersion(): number {
+    return this.version;
   }
 
   /** Starts `execute()`; an exception fails the task. */
@@ -106,14 +135,18 @@ export class Execution implements AgentContext {
       // Nothing published at all: the task still exists, so the client gets an answer.
       if (!this.replied) await this.enqueue(() => this.ensureStored()).catch(() => {});
       await this.chain.catch(() => {});
+      this.endTurn('settled');
     };
     this.settled = run();
   }
 
   /** Cancellation: abort the signal; the executor's later publications are ignored. */
   abort(reason: string): void {
+    if (this.aborted) return;
     this.aborted = true;
-    this.controller.abort(new A2AError('TaskNotCancelable', reason));
+    this.abortReason = new A2AError('TaskNotCancelable', reason);
+    this.controller?.abort(this.abortReason);
+    this.endTurn('aborted');
   }
 
   reply(content: MessageContent): Promise<void> {
@@ -223,6 +256,7 @@ export class Execution implements AgentContext {
       throw error;
     }
     this.version = stored.version;
+    this.lastState = stored.task.status.state;
     this.init.onStored(stored);
     this.resolveFirst({ stored });
     if (pushConfig) await pushStore.savePushConfig(pushConfig);
@@ -233,6 +267,8 @@ export class Execution implements AgentContext {
       try {
         const record = await this.init.store.append(this.taskId, this.version, event);
         this.version = record.seq;
+        this.lastState = record.state;
+        if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state))) this.endTurn('paused');
         return record;
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError) || attempt >= MAX_RETRIES) throw toA2AError(error);

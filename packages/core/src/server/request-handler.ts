@@ -127,15 +127,12 @@ export class A2ARequestHandler {
   }
 
   async sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
-    const { execution, subscription } = await this.start(request, call);
+    const { execution } = await this.start(request, call, false);
     const first = await execution.first;
     if ('message' in first) return { message: first.message };
     const historyLength = request.configuration?.historyLength;
-    if (request.configuration?.returnImmediately) {
-      subscription.close();
-      return { task: viewTask(first.stored.task, { historyLength }) };
-    }
-    await this.waitForPause(subscription, execution);
+    if (request.configuration?.returnImmediately) return { task: viewTask(first.stored.task, { historyLength }) };
+    if ((await execution.turnEnded) === 'aborted') await this.waitForCancel(execution, call);
     const stored = await this.store.get(execution.taskId);
     if (!stored) throw taskNotFound(execution.taskId);
     return { task: viewTask(stored.task, { historyLength }) };
@@ -143,7 +140,7 @@ export class A2ARequestHandler {
 
   async *sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
     this.requireStreaming();
-    const { execution, subscription } = await this.start(request, call);
+    const { execution, subscription } = await this.start(request, call, true);
     try {
       const first = await execution.first;
       if ('message' in first) {
@@ -309,8 +306,11 @@ export class A2ARequestHandler {
     return typeof source === 'function' ? source(call.user) : source;
   }
 
-  /** Validates the message against the task, stores what it must, and starts the executor. */
-  private async start(request: SendMessageRequest, call: CallContext) {
+  /**
+   * Validates the message against the task, stores what it must, and starts the executor. `follow`: also subscribe to
+   * the task's events from where this message enters (streams); a blocking call waits on the execution instead.
+   */
+  private async start(request: SendMessageRequest, call: CallContext, follow: boolean) {
     const { message, configuration } = request;
     this.checkRequiredExtensions(call);
     if (message.role !== 'ROLE_USER')
@@ -350,7 +350,7 @@ export class A2ARequestHandler {
     let subscription: Subscription | undefined;
     if (existing) {
       const record = await this.appendWithRetry(taskId, { kind: 'history', message: userMessage });
-      subscription = this.subscribe(taskId, record.seq, call.signal);
+      if (follow) subscription = this.subscribe(taskId, record.seq, call.signal);
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
       existing = {
         task: { ...existing.task, history: [...(existing.task.history ?? []), userMessage] },
@@ -375,7 +375,7 @@ export class A2ARequestHandler {
       now: this.now,
       onError: this.onError,
       onStored: (stored) => {
-        subscription = this.subscribe(taskId, stored.version, call.signal);
+        if (follow) subscription = this.subscribe(taskId, stored.version, call.signal);
       },
     });
     if (configuration?.returnImmediately) await execution.submit();
@@ -389,14 +389,20 @@ export class A2ARequestHandler {
     return { execution, subscription: lazy };
   }
 
-  /** Blocking SendMessage returns when the task is finished or interrupted, or when execute() has returned. */
-  private async waitForPause(subscription: Subscription, execution: Execution): Promise<void> {
-    const settled = execution.settled.then(() => 'settled' as const);
+  /**
+   * A canceled execution's turn ends with the canceler's CANCELED event (written here or on another instance, after
+   * the abort), or any other event that ends the turn, or when the client goes away.
+   */
+  private async waitForCancel(execution: Execution, call: CallContext): Promise<void> {
+    const subscription = this.subscribe(execution.taskId, execution.storedVersion, call.signal);
     try {
+      // Subscribed first, so an event written between this read and the loop is not missed.
+      const now = await this.store.get(execution.taskId);
+      const state = now?.task.status.state;
+      if (!state || isTerminal(state) || isInterrupted(state)) return;
       for (;;) {
-        const next = await Promise.race([subscription.next(), settled]);
-        if (next === 'settled' || next.done) return;
-        if (endsTurn(next.value)) return;
+        const next = await subscription.next();
+        if (next.done || endsTurn(next.value)) return;
       }
     } finally {
       subscription.close();
@@ -453,6 +459,9 @@ export class A2ARequestHandler {
     };
     void execution.settled
       .then(async () => {
+        // Its own last event left the task finished or waiting for the client: no read needed.
+        const last = execution.lastState;
+        if (last && (isTerminal(last) || isInterrupted(last))) return release();
         const stored = execution.stored ? await this.store.get(taskId) : undefined;
         const state = stored?.task.status.state;
         if (!state || isTerminal(state) || isInterrupted(state)) return release();
