@@ -91,19 +91,22 @@ describe('JSON-RPC binding over HTTP', () => {
     expect((await s.rpc('CancelTask', { id: 'nope' })).body.error.code).toBe(-32001);
   });
 
-  it.each(['hang', 'stubborn'])('a blocking SendMessage whose task is canceled returns it CANCELED (%s executor)', async (word) => {
-    const contextId = crypto.randomUUID();
-    const blocking = s.rpc('SendMessage', { message: userMessage(`${word} c-${word}`, { contextId }) });
-    let id: string | undefined;
-    for (let i = 0; i < 200 && !id; i++) {
-      id = (await s.rpc('ListTasks', { contextId })).body.result.tasks[0]?.id;
-      if (!id) await new Promise((r) => setTimeout(r, 5));
-    }
-    expect((await s.rpc('CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
-    const answered = (await blocking).body.result.task;
-    expect(answered).toMatchObject({ id, status: { state: 'TASK_STATE_CANCELED' } });
-    fixture.release(`c-${word}`);
-  });
+  it.each(['hang', 'stubborn'])(
+    'a blocking SendMessage whose task is canceled returns it CANCELED (%s executor)',
+    async (word) => {
+      const contextId = crypto.randomUUID();
+      const blocking = s.rpc('SendMessage', { message: userMessage(`${word} c-${word}`, { contextId }) });
+      let id: string | undefined;
+      for (let i = 0; i < 200 && !id; i++) {
+        id = (await s.rpc('ListTasks', { contextId })).body.result.tasks[0]?.id;
+        if (!id) await new Promise((r) => setTimeout(r, 5));
+      }
+      expect((await s.rpc('CancelTask', { id })).body.result.status.state).toBe('TASK_STATE_CANCELED');
+      const answered = (await blocking).body.result.task;
+      expect(answered).toMatchObject({ id, status: { state: 'TASK_STATE_CANCELED' } });
+      fixture.release(`c-${word}`);
+    },
+  );
 
   it('ListTasks pages newest first and returns all four fields', async () => {
     const contextId = crypto.randomUUID();

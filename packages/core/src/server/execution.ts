@@ -268,7 +268,8 @@ export class Execution implements AgentContext {
         const record = await this.init.store.append(this.taskId, this.version, event);
         this.version = record.seq;
         this.lastState = record.state;
-        if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state))) this.endTurn('paused');
+        if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state)))
+          this.endTurn('paused');
         return record;
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError) || attempt >= MAX_RETRIES) throw toA2AError(error);
