@@ -141,11 +141,16 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
 
 /** A copy that later in-place events cannot reach (arrays copied one level deep). */
 export function copyTask(task: Task): Task {
-  const out: Task = { ...task, status: task.status };
+  // Field by field (one object shape) rather than a spread: tasks come in several shapes, which makes a spread copy
+  // take V8's slow path.
+  const out: Task = { id: task.id, contextId: task.contextId, status: task.status };
+  if (task.artifacts) out.artifacts = task.artifacts.map(copyArtifact);
   if (task.history) out.history = task.history.slice();
-  if (task.artifacts) out.artifacts = task.artifacts.map((a) => ({ ...a, parts: a.parts.slice() }));
+  if (task.metadata) out.metadata = task.metadata;
   return out;
 }
+
+const copyArtifact = (a: Artifact): Artifact => ({ ...a, parts: a.parts.slice() });
 
 /** The view of a task a client asked for: history trimmed to `historyLength`, artifacts dropped when excluded. */
 export function viewTask(
@@ -154,7 +159,7 @@ export function viewTask(
 ): Task {
   const { historyLength, includeArtifacts = true } = options;
   const out: Task = { id: task.id, contextId: task.contextId, status: task.status };
-  if (task.artifacts && includeArtifacts) out.artifacts = task.artifacts.map((a) => ({ ...a, parts: a.parts.slice() }));
+  if (task.artifacts && includeArtifacts) out.artifacts = task.artifacts.map(copyArtifact);
   if (task.history && historyLength !== 0) {
     out.history = historyLength === undefined ? task.history.slice() : task.history.slice(-historyLength);
   }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { A2AError, fromZodError, isA2AError } from '../errors.js';
+import { merge } from '../merge.js';
 import type { Message } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { StreamResponse, Task } from '../schemas/task.js';
@@ -37,7 +38,7 @@ async function call(name: OperationName, params: unknown, env: OperationEnv, ver
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;
     throw error;
   }
-  return operation.run(parsed.data, { ...env, call: extendCall(env.call, { protocolVersion: version }) });
+  return operation.run(parsed.data, merge(env, { call: extendCall(env.call, { protocolVersion: version }) }));
 }
 
 const unary = (result: unknown): LegacyResult => ({ kind: 'unary', result });

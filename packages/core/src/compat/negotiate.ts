@@ -4,6 +4,8 @@ import { textResponse } from '../http/prepared.js';
 import type { HeaderInit } from '../http/responses.js';
 import { jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
 import { type StreamSettings, streamResponse } from '../http/stream.js';
+import { merge } from '../merge.js';
+import type { StreamResponse } from '../schemas/task.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { LegacyMethods } from './legacy-methods.js';
 import { isObject, type LegacyVersion } from './shape.js';
@@ -134,15 +136,17 @@ export function createJsonRpcVersionRouter(policy: VersionPolicy) {
           headers: { 'content-type': 'application/json', ...headers },
         });
       }
-      return streamResponse(result.events, {
-        ...settings,
-        // Legacy stream clients only read text/event-stream (v0.3 SDKs answered every stream as SSE).
-        earlyErrors: 'event-stream',
-        headers,
-        frame: (event) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
-        errorJson: (error) => jsonRpcErrorBody(id, error),
-        earlyError: (error) => jsonRpcErrorResponse(id, error, headers),
-      });
+      return streamResponse(
+        result.events,
+        merge(settings, {
+          // Legacy stream clients only read text/event-stream (v0.3 SDKs answered every stream as SSE).
+          earlyErrors: 'event-stream' as const,
+          headers,
+          frame: (event: StreamResponse) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
+          errorJson: (error: A2AError) => jsonRpcErrorBody(id, error),
+          earlyError: (error: A2AError) => jsonRpcErrorResponse(id, error, headers),
+        }),
+      );
     };
 }
 

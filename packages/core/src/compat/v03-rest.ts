@@ -1,6 +1,7 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
 import { textResponse } from '../http/prepared.js';
+import type { RequestUrl } from '../http/request-url.js';
 import type { HeaderInit } from '../http/responses.js';
 import { challenges } from '../http/security.js';
 import { type StreamSettings, streamResponse } from '../http/stream.js';
@@ -176,7 +177,7 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
   const bareFrames = options.streamFrames === 'json';
   return async (
     request: Request,
-    url: URL,
+    url: RequestUrl,
     match: V03RestMatch,
     env: OperationEnv,
     settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },

@@ -1,5 +1,6 @@
 import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
+import { merge } from '../merge.js';
 import { extendCall } from '../server/call-context.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { readBodyText } from './body.js';
@@ -86,12 +87,14 @@ export async function serveJsonRpc(
     const scoped = tenantScoped(env, params);
     if (operation.stream) {
       const envelope = (result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result });
-      return await streamResponse(operation.run(params, scoped), {
-        ...settings,
-        frame: envelope,
-        errorJson: (error) => jsonRpcErrorBody(id, error),
-        earlyError: (error) => jsonRpcErrorResponse(id, error, settings.headers),
-      });
+      return await streamResponse(
+        operation.run(params, scoped),
+        merge(settings, {
+          frame: envelope,
+          errorJson: (error: A2AError) => jsonRpcErrorBody(id, error),
+          earlyError: (error: A2AError) => jsonRpcErrorResponse(id, error, settings.headers),
+        }),
+      );
     }
     const result = await operation.run(params, scoped);
     return textResponse(JSON.stringify({ jsonrpc: '2.0', id, result }), {
@@ -109,5 +112,5 @@ export async function serveJsonRpc(
 export function tenantScoped(env: OperationEnv, params: Record<string, unknown>): OperationEnv {
   const tenant = params.tenant;
   if (env.call.tenant !== undefined || typeof tenant !== 'string' || tenant === '') return env;
-  return { ...env, call: extendCall(env.call, { tenant }) };
+  return merge(env, { call: extendCall(env.call, { tenant }) });
 }

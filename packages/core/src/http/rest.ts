@@ -1,8 +1,10 @@
 import { A2AError, toA2AError } from '../errors.js';
+import { merge } from '../merge.js';
 import { extendCall } from '../server/call-context.js';
 import { OPERATIONS, type OperationEnv, type OperationName } from '../server/operations.js';
 import { isJsonContentType, readBodyText } from './body.js';
 import { parseParams } from './json-rpc.js';
+import type { RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { type StreamSettings, streamResponse } from './stream.js';
 
@@ -102,7 +104,7 @@ function safeDecode(segment: string): string {
 /** Serves one HTTP+JSON request for a matched route. */
 export async function serveRest(
   request: Request,
-  url: URL,
+  url: RequestUrl,
   match: RestMatch,
   env: OperationEnv,
   settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
@@ -133,16 +135,17 @@ export async function serveRest(
     delete query['A2A-Version'];
     const operation = OPERATIONS[route.operation];
     const params = parseParams(operation, { ...query, ...body, ...pathFields }) as Record<string, unknown>;
-    const scoped = tenant === undefined ? env : { ...env, call: extendCall(env.call, { tenant }) };
+    const scoped = tenant === undefined ? env : merge(env, { call: extendCall(env.call, { tenant }) });
     if (operation.stream) {
-      return await streamResponse(operation.run(params, scoped), {
-        ...settings,
-        earlyErrors: 'json', // REST clients read the HTTP status
-
-        frame: (event) => JSON.stringify(event),
-        errorJson: (error) => JSON.stringify(error.toStatusBody()),
-        earlyError: (error) => statusErrorResponse(error, settings.headers, mediaType),
-      });
+      return await streamResponse(
+        operation.run(params, scoped),
+        merge(settings, {
+          earlyErrors: 'json' as const, // REST clients read the HTTP status
+          frame: (event: unknown) => JSON.stringify(event),
+          errorJson: (error: A2AError) => JSON.stringify(error.toStatusBody()),
+          earlyError: (error: A2AError) => statusErrorResponse(error, settings.headers, mediaType),
+        }),
+      );
     }
     const result = await operation.run(params, scoped);
     return jsonResponse(result, 200, settings.headers, mediaType);

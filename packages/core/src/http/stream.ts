@@ -1,4 +1,5 @@
 import { type A2AError, toA2AError } from '../errors.js';
+import { merge } from '../merge.js';
 import type { StreamResponse } from '../schemas/task.js';
 import { seqOf } from '../server/stream-response.js';
 import { eventStreamResponse } from './prepared.js';
@@ -38,7 +39,7 @@ export async function streamResponse(
     if (options.earlyErrors === 'json') return options.earlyError(a2a);
     return new Response(dataFrame(options.errorJson(a2a)), {
       status: 200,
-      headers: { ...SSE_HEADERS, ...options.headers },
+      headers: merge(SSE_HEADERS, options.headers),
     });
   }
   const frames: AsyncIterator<string> = {
@@ -59,5 +60,5 @@ export async function streamResponse(
     rest: first.done ? { next: async () => ({ value: undefined, done: true as const }) } : frames,
     errorFrame: (error: unknown) => errorEventFrame(options.errorJson(report(error))),
   };
-  return eventStreamResponse(sse, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
+  return eventStreamResponse(sse, { status: 200, headers: merge(SSE_HEADERS, options.headers) });
 }

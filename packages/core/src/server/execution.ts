@@ -1,5 +1,6 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { newId } from '../ids.js';
+import { merge } from '../merge.js';
 import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { Task, TaskState } from '../schemas/task.js';
@@ -213,13 +214,8 @@ export class Execution implements AgentContext {
         : Array.isArray(content)
           ? { parts: content }
           : content;
-    return {
-      ...base,
-      messageId: base.messageId ?? newId(),
-      role: 'ROLE_AGENT',
-      contextId: this.contextId,
-      ...(withTask ? { taskId: this.taskId } : {}),
-    } as Message;
+    const fields = { messageId: base.messageId ?? newId(), role: 'ROLE_AGENT', contextId: this.contextId };
+    return merge(base, withTask ? { ...fields, taskId: this.taskId } : fields) as Message;
   }
 
   /** Applies calls in call order. The returned promise is marked handled, so an executor that does not await it

@@ -1,5 +1,6 @@
 import { A2AError, invalidParams, taskNotFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { merge } from '../merge.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
 import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
 import {
@@ -260,7 +261,7 @@ export class A2ARequestHandler {
     const taskId = request.taskId ?? '';
     const stored = await this.load(taskId, call);
     await this.validatePushUrl?.(request.url);
-    const config = { ...request, taskId: stored.task.id, id: request.id || newId() };
+    const config = merge(request, { taskId: stored.task.id, id: request.id || newId() });
     await this.pushStore.savePushConfig(withWireVersion(config, call));
     return config;
   }
@@ -344,8 +345,8 @@ export class A2ARequestHandler {
     }
     const taskId = existing?.task.id ?? newId();
     const contextId = existing?.task.contextId ?? message.contextId ?? newId();
-    const pushConfig = pushInput && withWireVersion({ ...pushInput, taskId, id: pushInput.id || newId() }, call);
-    const userMessage = { ...message, taskId, contextId };
+    const pushConfig = pushInput && withWireVersion(merge(pushInput, { taskId, id: pushInput.id || newId() }), call);
+    const userMessage = merge(message, { taskId, contextId });
 
     let subscription: Subscription | undefined;
     if (existing) {
@@ -353,7 +354,7 @@ export class A2ARequestHandler {
       if (follow) subscription = this.subscribe(taskId, record.seq, call.signal);
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
       existing = {
-        task: { ...existing.task, history: [...(existing.task.history ?? []), userMessage] },
+        task: merge(existing.task, { history: [...(existing.task.history ?? []), userMessage] }),
         version: record.seq,
       };
     }
@@ -562,5 +563,5 @@ function endsTurn(record: TaskEventRecord): boolean {
 
 /** Remembers a legacy wire version on a config so its notifications keep that version's body shape. */
 function withWireVersion(config: TaskPushNotificationConfig, call: CallContext): TaskPushNotificationConfig {
-  return call.protocolVersion ? { ...config, protocolVersion: call.protocolVersion } : config;
+  return call.protocolVersion ? merge(config, { protocolVersion: call.protocolVersion }) : config;
 }

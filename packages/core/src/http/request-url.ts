@@ -1,0 +1,32 @@
+/** The parts of a request URL the handler reads. */
+export type RequestUrl = Pick<URL, 'origin' | 'pathname' | 'search' | 'searchParams'>;
+
+/** A URL without query, fragment, credentials, default port, percent escapes or dot segments: parsing it is slicing. */
+const PLAIN = /^(https?):\/\/([a-z0-9.-]+)(?::(\d{1,5}))?(\/[\w\-~!$&'()*+,;=:@./]*)$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+class PlainUrl implements RequestUrl {
+  readonly search = '';
+  constructor(
+    readonly origin: string,
+    readonly pathname: string,
+  ) {}
+  get searchParams(): URLSearchParams {
+    return new URLSearchParams();
+  }
+}
+
+/**
+ * The request URL's origin and path; `new URL()` (about 1–4 µs per request) only for URLs that need its
+ * normalization. Both give the same answers for the URLs the fast path accepts.
+ */
+export function parseRequestUrl(href: string): RequestUrl {
+  const match = PLAIN.exec(href);
+  if (!match) return new URL(href);
+  const [, scheme, host, port, path] = match as unknown as [string, string, string, string | undefined, string];
+  const defaultPort = scheme === 'http' ? '80' : '443';
+  if (port === defaultPort || port?.startsWith('0') || DOT_SEGMENT.test(path)) {
+    return new URL(href);
+  }
+  return new PlainUrl(port === undefined ? `${scheme}://${host}` : `${scheme}://${host}:${port}`, path);
+}
