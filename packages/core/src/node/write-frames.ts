@@ -1,14 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import type { SseOptions } from '../http/sse.js';
 
+/** A batch this large leaves at once rather than at the end of the turn. */
+const BATCH_BYTES = 64 * 1024;
+
 /**
  * Writes SSE frames straight to a Node response (no Web stream, no re-encoding). Frames that are ready in the same
- * turn of the event loop leave in one socket write (cork until the next turn); every batch is flushed for
- * compression middleware. Stops and releases the source when the client goes away. Never rejects.
+ * turn of the event loop are joined and leave as one chunk (one chunked-encoding frame, one socket write); every batch
+ * is flushed for compression middleware. Waits for `drain` when the client reads slowly. Stops and releases the
+ * source when the client goes away. Never rejects.
  */
 export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise<void> {
   let gone = false;
-  let corked = false;
+  let pending = '';
+  let scheduled = false;
   const release = () => {
     if (gone) return;
     gone = true;
@@ -17,19 +22,21 @@ export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise
   res.once('close', () => {
     if (!res.writableFinished) release();
   });
-  const uncork = () => {
-    if (!corked) return;
-    corked = false;
-    res.uncork();
+  const flush = () => {
+    scheduled = false;
+    if (pending === '' || gone || res.writableEnded) return;
+    const batch = pending;
+    pending = '';
+    res.write(batch);
     (res as { flush?: () => void }).flush?.();
   };
-  const write = (frame: string): boolean => {
-    if (!corked) {
-      corked = true;
-      res.cork();
-      setImmediate(uncork);
+  const write = (frame: string) => {
+    pending += frame;
+    if (pending.length >= BATCH_BYTES) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
     }
-    return res.write(frame);
   };
   const timer = setInterval(() => {
     if (!gone) write(': keep-alive\n\n');
@@ -39,9 +46,7 @@ export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise
     if (sse.first) write(sse.first);
     else res.flushHeaders();
     for (;;) {
-      const next = await sse.rest.next();
-      if (gone || next.done) break;
-      if (!write(next.value)) {
+      if (res.writableNeedDrain) {
         await new Promise<void>((resolve) => {
           const done = () => {
             res.off('drain', done);
@@ -52,13 +57,19 @@ export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise
           res.once('close', done);
         });
       }
+      const next = await sse.rest.next();
+      if (gone || next.done) break;
+      write(next.value);
     }
   } catch (error) {
     if (!gone) write(sse.errorFrame(error));
   } finally {
     clearInterval(timer);
-    // Node 24 drops data still corked when end() runs, so the last batch must leave first.
-    uncork();
-    if (!gone) res.end();
+    if (!gone) {
+      // The last batch goes with the end of the response.
+      const batch = pending;
+      pending = '';
+      res.end(batch);
+    }
   }
 }
