@@ -32,8 +32,7 @@ export class RequestCall implements CallContext {
 
   /** The same call with some fields replaced, sharing the signal. */
   with(patch: CallFields): RequestCall {
-    const call = new RequestCall({ ...this.fields(), ...patch }, () => this.signal);
-    return call;
+    return new RequestCall({ ...this.fields(), ...patch }, () => this.signal);
   }
 
   private fields(): CallFields {

@@ -78,6 +78,7 @@ export class Execution implements AgentContext {
   private rejectFirst!: (error: unknown) => void;
   private replied = false;
   private endTurn!: (end: TurnEnd) => void;
+  private lastWritten: TaskState | undefined;
 
   constructor(private readonly init: ExecutionInit) {
     this.taskId = init.taskId;
@@ -114,7 +115,9 @@ export class Execution implements AgentContext {
   }
 
   /** The task's state after this execution's last write (`undefined` before the first). */
-  lastState: TaskState | undefined;
+  get lastState(): TaskState | undefined {
+    return this.lastWritten;
+  }
 
   /** The task version after this execution's last write. */
   get storedVersion(): number {
@@ -252,7 +255,7 @@ export class Execution implements AgentContext {
       throw error;
     }
     this.version = stored.version;
-    this.lastState = stored.task.status.state;
+    this.lastWritten = stored.task.status.state;
     this.init.onStored(stored);
     this.resolveFirst({ stored });
     if (pushConfig) await pushStore.savePushConfig(pushConfig);
@@ -263,7 +266,7 @@ export class Execution implements AgentContext {
       try {
         const record = await this.init.store.append(this.taskId, this.version, event);
         this.version = record.seq;
-        this.lastState = record.state;
+        this.lastWritten = record.state;
         if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state)))
           this.endTurn('paused');
         return record;

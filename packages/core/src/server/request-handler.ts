@@ -3,6 +3,7 @@ import { newId } from '../ids.js';
 import { merge } from '../merge.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
 import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
+import type { Message } from '../schemas/message.js';
 import {
   publicPushConfig,
   type TaskPushNotificationConfig,
@@ -346,7 +347,7 @@ export class A2ARequestHandler {
     const taskId = existing?.task.id ?? newId();
     const contextId = existing?.task.contextId ?? message.contextId ?? newId();
     const pushConfig = pushInput && withWireVersion(merge(pushInput, { taskId, id: pushInput.id || newId() }), call);
-    const userMessage = merge(message, { taskId, contextId });
+    const userMessage = storedUserMessage(message, taskId, contextId);
 
     let subscription: Subscription | undefined;
     if (existing) {
@@ -559,6 +560,18 @@ export function createRequestHandler(options: RequestHandlerOptions): A2ARequest
  */
 function endsTurn(record: TaskEventRecord): boolean {
   return record.event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state));
+}
+
+/**
+ * The client's message with its task and context: the common fields in one object literal (held in the object
+ * itself, not in a property array allocated per stored task), then whatever else the message carries.
+ */
+function storedUserMessage(message: Message, taskId: string, contextId: string): Message {
+  const stored: Message = { messageId: message.messageId, role: message.role, parts: message.parts, taskId, contextId };
+  for (const key in message) {
+    if (!(key in stored)) (stored as Record<string, unknown>)[key] = (message as Record<string, unknown>)[key];
+  }
+  return stored;
 }
 
 /** Remembers a legacy wire version on a config so its notifications keep that version's body shape. */

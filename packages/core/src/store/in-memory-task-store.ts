@@ -106,7 +106,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     if (event.kind === 'status') this.touch(entry);
     if (isTerminal(record.state)) {
       entry.log = undefined;
-      compact(entry.task);
+      entry.task = compact(entry.task);
       this.tasks.set(taskId, entry, { ttl: this.terminalTtlMs });
     } else entry.log?.push(record);
     const subscribers = this.subscribers.get(taskId);
@@ -244,9 +244,18 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   }
 }
 
-/** Arrays grown by `push` keep spare capacity (17 slots for one item); a finished task's arrays no longer grow. */
-function compact(task: Task): void {
-  if (task.history) task.history = task.history.slice();
-  if (task.artifacts)
-    task.artifacts = task.artifacts.map((a) => (a.parts.length > 1 ? { ...a, parts: a.parts.slice() } : a));
+/**
+ * A finished task rebuilt at its final size: arrays grown by `push` keep spare capacity (17 slots for one item), and
+ * fields added after creation live in a separate property array. Absent fields stay as `undefined` keys, which never
+ * leave the store (reads go through copyTask/viewTask).
+ */
+function compact(task: Task): Task {
+  return {
+    id: task.id,
+    contextId: task.contextId,
+    status: task.status,
+    artifacts: task.artifacts?.map((a) => (a.parts.length > 1 ? { ...a, parts: a.parts.slice() } : a)),
+    history: task.history?.slice(),
+    metadata: task.metadata,
+  };
 }
