@@ -19,6 +19,7 @@ describe('parseRequestUrl', () => {
     'http://a.example/.well-known/agent-card.json',
     'http://[::1]:8080/a2a',
     'http://a.example/a\\b',
+    'http://a.example:65535/x',
   ];
   it.each(cases)('agrees with new URL() on %s', (href) => {
     const fast = parseRequestUrl(href);
@@ -29,5 +30,9 @@ describe('parseRequestUrl', () => {
       search: real.search,
     });
     expect([...fast.searchParams]).toEqual([...real.searchParams]);
+  });
+
+  it('leaves invalid URLs to new URL(), which rejects them', () => {
+    expect(() => parseRequestUrl('http://a.example:65536/x')).toThrow(TypeError);
   });
 });

@@ -25,7 +25,7 @@ export function parseRequestUrl(href: string): RequestUrl {
   if (!match) return new URL(href);
   const [, scheme, host, port, path] = match as unknown as [string, string, string, string | undefined, string];
   const defaultPort = scheme === 'http' ? '80' : '443';
-  if (port === defaultPort || port?.startsWith('0') || DOT_SEGMENT.test(path)) {
+  if (port === defaultPort || port?.startsWith('0') || Number(port) > 65535 || DOT_SEGMENT.test(path)) {
     return new URL(href);
   }
   return new PlainUrl(port === undefined ? `${scheme}://${host}` : `${scheme}://${host}:${port}`, path);
