@@ -20,6 +20,12 @@ describe('parseRequestUrl', () => {
     'http://[::1]:8080/a2a',
     'http://a.example/a\\b',
     'http://a.example:65535/x',
+    'http://127.1/x',
+    'http://0x7f.0.0.1/x',
+    'http://2130706433/x',
+    'http://10.0.0.1./x',
+    'http://xn--nxasmq6b.example/x',
+    'http://a1.example/x',
   ];
   it.each(cases)('agrees with new URL() on %s', (href) => {
     const fast = parseRequestUrl(href);

@@ -4,6 +4,10 @@ export type RequestUrl = Pick<URL, 'origin' | 'pathname' | 'search' | 'searchPar
 /** A URL without query, fragment, credentials, default port, percent escapes or dot segments: parsing it is slicing. */
 const PLAIN = /^(https?):\/\/([a-z0-9.-]+)(?::(\d{1,5}))?(\/[\w\-~!$&'()*+,;=:@./]*)$/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+/** A host ending in a numeric label is an IPv4 address to the URL parser (`127.1`, `0x7f.1`): only canonical dotted quads pass. */
+const NUMERIC_END = /(?:^|\.)(?:0x[0-9a-f]*|\d+)\.?$/;
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const DOTTED_QUAD = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 
 class PlainUrl implements RequestUrl {
   readonly search = '';
@@ -25,7 +29,8 @@ export function parseRequestUrl(href: string): RequestUrl {
   if (!match) return new URL(href);
   const [, scheme, host, port, path] = match as unknown as [string, string, string, string | undefined, string];
   const defaultPort = scheme === 'http' ? '80' : '443';
-  if (port === defaultPort || port?.startsWith('0') || Number(port) > 65535 || DOT_SEGMENT.test(path)) {
+  const oddHost = (NUMERIC_END.test(host) && !DOTTED_QUAD.test(host)) || host.includes('xn--');
+  if (oddHost || port === defaultPort || port?.startsWith('0') || Number(port) > 65535 || DOT_SEGMENT.test(path)) {
     return new URL(href);
   }
   return new PlainUrl(port === undefined ? `${scheme}://${host}` : `${scheme}://${host}:${port}`, path);
