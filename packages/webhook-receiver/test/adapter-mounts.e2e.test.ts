@@ -9,8 +9,8 @@ import { bodyParser } from '@koa/bodyparser';
 import express from 'express';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AnyNotification, createWebhookReceiver, type WebhookReceiver } from '../src/index.js';
-import { chunkedExecutor, closeServer, listen, startAgent, until } from './servers.js';
+import type { AnyNotification, WebhookReceiver } from '../src/index.js';
+import { AGENT_ISSUER, chunkedExecutor, closeServer, listen, startAgent, trustingReceiver, until } from './servers.js';
 
 /** Each framework mounts `receiver.handler` at /hooks with the same adapter users mount their agent with. */
 const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string; close: () => Promise<void> }>> = {
@@ -63,7 +63,7 @@ describe.each(Object.entries(mounts))('webhook receiver mounted through %s', (_n
       retry: { baseDelayMs: 10, maxDelayMs: 40, maxAttempts: 50 },
       timeoutMs: 1000,
       ssrf: { allow: ['127.0.0.1'] },
-      signer: new PushSigner({ issuer: 'http://agent.test', keys: [key] }),
+      signer: new PushSigner({ issuer: AGENT_ISSUER, keys: [key] }),
     });
     cleanups.push(() => sender.close());
     const agent = await startAgent(sender, chunkedExecutor(3));
@@ -74,10 +74,7 @@ describe.each(Object.entries(mounts))('webhook receiver mounted through %s', (_n
     const rx = await mount({ handle: (request, options) => receiver?.handler.handle(request, options) ?? notYet() });
     cleanups.push(rx.close);
     const webhook = `${rx.url}/hooks/a2a`;
-    receiver = createWebhookReceiver({
-      token: 'secret-token',
-      jwt: { jwks: `${agent.url}/.well-known/jwks.json`, issuer: 'http://agent.test', audience: webhook },
-    });
+    receiver = trustingReceiver(agent.url, webhook);
     const got: AnyNotification[] = [];
     receiver.on('*', (n) => void got.push(n));
 

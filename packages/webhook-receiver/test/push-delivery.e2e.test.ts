@@ -3,7 +3,16 @@ import { generatePushSigningKey, PushSigner } from '@a2a/core';
 import { createNodePushSender, toWebRequest } from '@a2a/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnyNotification, createWebhookReceiver } from '../src/index.js';
-import { chunkedExecutor, closeServer, listen, startAgent, startReceiver, until } from './servers.js';
+import {
+  AGENT_ISSUER,
+  chunkedExecutor,
+  closeServer,
+  listen,
+  startAgent,
+  startReceiver,
+  trustingReceiver,
+  until,
+} from './servers.js';
 
 const fast = { retry: { baseDelayMs: 10, maxDelayMs: 40, maxAttempts: 200 }, timeoutMs: 1000 };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -17,7 +26,7 @@ describe('push delivery between two real servers', () => {
     const sender = createNodePushSender({
       ...fast,
       ssrf: { allow: ['127.0.0.1'] },
-      signer: new PushSigner({ issuer: 'http://agent.test', keys: [key] }),
+      signer: new PushSigner({ issuer: AGENT_ISSUER, keys: [key] }),
     });
     cleanups.push(() => sender.close());
     const agent = await startAgent(sender, chunkedExecutor(6));
@@ -29,10 +38,7 @@ describe('push delivery between two real servers', () => {
     const rx = await startReceiver(() => receiver);
     cleanups.push(rx.close);
     const webhook = `${rx.url}${webhookPath}`;
-    receiver = createWebhookReceiver({
-      token: 'secret-token',
-      jwt: { jwks: `${agent.url}/.well-known/jwks.json`, issuer: 'http://agent.test', audience: webhook },
-    });
+    receiver = trustingReceiver(agent.url, webhook);
     receiver.on('*', (n) => void got.push(n));
 
     const taskId = await agent.startTask(webhook);

@@ -7,7 +7,7 @@ import {
   type PushSender,
 } from '@a2a/core';
 import { createNodeHandler, toWebRequest, writeNodeResponse } from '@a2a/core/node';
-import type { WebhookReceiver } from '../src/index.js';
+import { createWebhookReceiver, type WebhookReceiver } from '../src/index.js';
 
 export const card = {
   name: 'Push agent',
@@ -16,6 +16,16 @@ export const card = {
   capabilities: { streaming: true, pushNotifications: true },
   skills: [{ id: 'work', name: 'Work', description: 'Works', tags: ['test'] }],
 };
+
+/** The `iss` of the test agents' push JWTs. */
+export const AGENT_ISSUER = 'http://agent.test';
+
+/** A receiver for `webhook` that checks the token `secret-token` and the JWTs of the agent at `agentUrl` (its JWKS). */
+export const trustingReceiver = (agentUrl: string, webhook: string): WebhookReceiver =>
+  createWebhookReceiver({
+    token: 'secret-token',
+    jwt: { jwks: `${agentUrl}/.well-known/jwks.json`, issuer: AGENT_ISSUER, audience: webhook },
+  });
 
 export async function listen(server: Server, port = 0): Promise<string> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
