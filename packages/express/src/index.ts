@@ -40,7 +40,7 @@ export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {
         options.trustProxy || !req.app?.get('trust proxy')
           ? requestUrl(req, options.trustProxy === true)
           : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
-      const rawBody = bodyError ? (bodyError.body ?? '') : rawOf((req as { rawBody?: unknown }).rawBody);
+      const rawBody = bodyError ? (bodyError.body ?? '') : (req as { rawBody?: unknown }).rawBody;
       const source = { url, rawBody, parsedBody: req.body };
       const request = !bodyError
         ? nodeWebRequest(req, res, source)
@@ -77,9 +77,6 @@ function publicHost(req: ExpressRequest): string {
   if (!req.hostname || host.split(':')[0] === req.hostname) return host;
   return req.get('x-forwarded-host')?.split(',')[0]?.trim() || req.hostname;
 }
-
-/** The exact bytes when the app's parser kept them (e.g. `express.json({ verify })` storing `req.rawBody`). */
-const rawOf = (raw: unknown) => (typeof raw === 'string' || raw instanceof Uint8Array ? raw : undefined);
 
 /** The body is gone (the parser refused it): keep its declared size so core answers 413. */
 function withLength(request: Request, length: number | undefined): Request {

@@ -45,9 +45,9 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
         payload: { parse: false, output: options.payload ?? 'stream' },
         async handler(request, h) {
           const raw = request.raw;
-          const rawBody = Buffer.isBuffer(request.payload) ? request.payload : undefined;
           const url = requestUrl(raw.req, options.trustProxy ?? false);
-          const web = nodeWebRequest(raw.req, raw.res, { url, rawBody });
+          // `payload: 'data'` leaves the bytes in request.payload; a stream payload is ignored and the request read.
+          const web = nodeWebRequest(raw.req, raw.res, { url, rawBody: request.payload });
           const context = (await options.context?.(request, h)) ?? {};
           const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
           if (!response) throw notFound(); // what Hapi answers for a path without a route

@@ -36,12 +36,10 @@ export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
   const prefix = options.prefix?.replace(/\/$/, '') ?? '';
   return async (ctx: KoaContext, next: () => Promise<unknown>): Promise<void> => {
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await next());
-    const { rawBody, body } = ctx.request;
-    const raw = typeof rawBody === 'string' || rawBody instanceof Uint8Array ? rawBody : undefined;
     const request = nodeWebRequest(ctx.req, ctx.res, {
       url: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
-      rawBody: raw,
-      parsedBody: body,
+      rawBody: ctx.request.rawBody, // the exact bytes when a body parser kept them
+      parsedBody: ctx.request.body,
     });
     const context = (await options.context?.(ctx)) ?? {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });

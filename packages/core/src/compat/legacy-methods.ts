@@ -1,11 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { A2AError, fromZodError, isA2AError } from '../errors.js';
-import { merge } from '../merge.js';
 import type { Message } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { StreamResponse, Task } from '../schemas/task.js';
-import { extendCall } from '../server/call-context.js';
-import { OPERATIONS, type Operation, type OperationEnv, type OperationName } from '../server/operations.js';
+import { OPERATIONS, type Operation, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
 import { ownerOf } from '../server/request-handler.js';
 import { badShape, compact, isObject, type LegacyVersion, optionalObject } from './shape.js';
 import { toV01Message, V01View } from './v01-translate.js';
@@ -38,7 +36,7 @@ async function call(name: OperationName, params: unknown, env: OperationEnv, ver
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;
     throw error;
   }
-  return operation.run(parsed.data, merge(env, { call: extendCall(env.call, { protocolVersion: version }) }));
+  return operation.run(parsed.data, withCall(env, { protocolVersion: version }));
 }
 
 const unary = (result: unknown): LegacyResult => ({ kind: 'unary', result });

@@ -9,7 +9,6 @@ import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
 import { serveJsonRpc } from './json-rpc.js';
-import { requestSignal } from './prepared.js';
 import { parseRequestUrl, type RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
@@ -163,10 +162,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const mount = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : '';
     const baseUrl = options.publicUrl ?? `${url.origin}${mount}`;
     const method = request.method;
+    const version = requestedVersion(request, url);
 
     const legacyCard = policy.legacy && path === LEGACY_CARD_PATH;
     if ((path === cardPath || legacyCard) && (method === 'GET' || method === 'HEAD')) {
-      return cards.serve(request, baseUrl, cards.variant(requestedVersion(request, url), legacyCard));
+      return cards.serve(request, baseUrl, cards.variant(version, legacyCard));
     }
     // The push signer's and the card signer's public keys.
     const jwks =
@@ -179,7 +179,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const onRest = !isJsonRpc && restPath !== false && path.startsWith(restPath);
     const restRelative = onRest ? path.slice(restPath.length) || '/' : '';
     // v0.3 REST lives under `/v1/` (a v1.0 client naming version 1.0 still reaches a tenant called `v1`).
-    const v03Rest = restRelative.startsWith('/v1/') && policy.legacy && requestedVersion(request, url) !== '1.0';
+    const v03Rest = restRelative.startsWith('/v1/') && policy.legacy && version !== '1.0';
     // `/v1/card` is v0.3's authenticated extended card; an agent without one serves its public card there.
     const publicV03Card = v03Rest && restRelative === '/v1/card' && !engine.capabilities.extendedAgentCard;
     if (publicV03Card && (method === 'GET' || method === 'HEAD')) {
@@ -201,7 +201,6 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         : statusErrorResponse(error, headers, restMediaType(request));
 
     try {
-      const version = requestedVersion(request, url);
       checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : v03Match ? 'rest-v0.3' : 'rest');
       if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
         throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
@@ -222,7 +221,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
           extensions: activated,
           lastEventId: request.headers.get('last-event-id') ?? undefined,
         },
-        () => requestSignal(request),
+        () => request.signal, // the Node bridge's request view makes its signal on first read
       );
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).

@@ -1,8 +1,7 @@
 import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
-import { extendCall } from '../server/call-context.js';
-import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
+import { OPERATIONS, type Operation, type OperationEnv, withCall } from '../server/operations.js';
 import { readBodyText } from './body.js';
 import { textResponse } from './prepared.js';
 import { type HeaderInit, type JsonRpcId, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
@@ -112,5 +111,5 @@ export async function serveJsonRpc(
 export function tenantScoped(env: OperationEnv, params: Record<string, unknown>): OperationEnv {
   const tenant = params.tenant;
   if (env.call.tenant !== undefined || typeof tenant !== 'string' || tenant === '') return env;
-  return merge(env, { call: extendCall(env.call, { tenant }) });
+  return withCall(env, { tenant });
 }

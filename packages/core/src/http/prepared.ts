@@ -1,6 +1,6 @@
 /**
  * A side channel between a host bridge and the handler that skips Web-stream work on the hot path: a bridge that
- * already holds the whole request body (and its own abort signal) attaches them to the Request it builds, and
+ * holds the whole request body (or reads it on demand) attaches it to the Request it builds, and
  * responses built from a string remember it, so a bridge can write it in one call instead of reading a stream.
  * Both are optional: a plain Request/Response works the same without them.
  */
@@ -9,7 +9,6 @@ import { type SseOptions, sseStream } from './sse.js';
 interface PreparedRequest {
   /** The whole body, or a function reading it on first use (so a request that is not ours is left unread). */
   body?: Uint8Array | (() => Promise<Uint8Array>) | undefined;
-  signal?: AbortSignal | undefined;
 }
 
 const requests = new WeakMap<Request, PreparedRequest>();
@@ -25,9 +24,6 @@ export function preparedBody(request: Request): Uint8Array | Promise<Uint8Array>
   const body = requests.get(request)?.body;
   return typeof body === 'function' ? body() : body;
 }
-
-/** The bridge's signal when it attached one (a Request built without `signal` is cheaper), else the request's. */
-export const requestSignal = (request: Request): AbortSignal => requests.get(request)?.signal ?? request.signal;
 
 /**
  * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than

@@ -1,7 +1,6 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
-import { extendCall } from '../server/call-context.js';
-import { OPERATIONS, type OperationEnv, type OperationName } from '../server/operations.js';
+import { OPERATIONS, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
 import { isJsonContentType, readBodyText } from './body.js';
 import { parseParams } from './json-rpc.js';
 import type { RequestUrl } from './request-url.js';
@@ -135,7 +134,7 @@ export async function serveRest(
     delete query['A2A-Version'];
     const operation = OPERATIONS[route.operation];
     const params = parseParams(operation, { ...query, ...body, ...pathFields }) as Record<string, unknown>;
-    const scoped = tenant === undefined ? env : merge(env, { call: extendCall(env.call, { tenant }) });
+    const scoped = tenant === undefined ? env : withCall(env, { tenant });
     if (operation.stream) {
       return await streamResponse(
         operation.run(params, scoped),

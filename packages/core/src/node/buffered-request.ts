@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
 import { headersView } from './headers-view.js';
 import { requestView } from './request-view.js';
-import { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
+import { keptRawBody, requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 
 /** Bodies up to this size with a declared Content-Length are read whole (when needed); larger or chunked ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
@@ -20,7 +20,7 @@ export function bufferedWebRequest(
 ): Request | undefined {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const kept = options.rawBody;
+  const kept = keptRawBody(options);
   if (hasBody && kept === undefined) {
     const declared = Number(req.headers['content-length']);
     if (!(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
@@ -47,12 +47,7 @@ export function bufferedWebRequest(
   const headers = headersView(req.rawHeaders);
   const url = options.url ?? requestUrl(req, options.trustProxy ?? false);
   const request = requestView({ method, url, headers, signal, body });
-  return prepareRequest(request, {
-    body,
-    get signal() {
-      return signal();
-    },
-  });
+  return prepareRequest(request, { body });
 }
 
 /**

@@ -1,3 +1,5 @@
+import { delegateToReal } from './delegate-to-real.js';
+
 /**
  * The request's `Headers` for the Node bridge's fast path, read straight from Node's `rawHeaders`: `get` and `has`
  * answer as `Headers` does (case-insensitive name, every value of a repeated header joined with ", ", surrounding
@@ -33,16 +35,8 @@ class NodeHeadersView {
 
   /** The same headers as a real Headers (made once; later reads and changes go there). */
   real(): Headers {
-    if (this.#real) return this.#real;
-    const headers = new Headers();
-    const raw = this.#raw;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i] as string;
-      if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
-      headers.append(name, raw[i + 1] as string);
-    }
-    this.#real = headers;
-    return headers;
+    this.#real ??= headersFromRaw(this.#raw);
+    return this.#real;
   }
 
   #lowerNames(): string[] {
@@ -56,30 +50,7 @@ class NodeHeadersView {
   }
 }
 
-Object.setPrototypeOf(NodeHeadersView.prototype, Headers.prototype);
-const own = new Set<PropertyKey>(['constructor', 'get', 'has']);
-for (const key of Reflect.ownKeys(Headers.prototype)) {
-  if (own.has(key)) continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Headers.prototype, key) as PropertyDescriptor;
-  const getter = descriptor.get;
-  const method = descriptor.value;
-  if (getter) {
-    Object.defineProperty(NodeHeadersView.prototype, key, {
-      configurable: true,
-      get(this: NodeHeadersView) {
-        return getter.call(this.real());
-      },
-    });
-  } else if (typeof method === 'function') {
-    Object.defineProperty(NodeHeadersView.prototype, key, {
-      configurable: true,
-      writable: true,
-      value(this: NodeHeadersView, ...args: unknown[]) {
-        return method.apply(this.real(), args);
-      },
-    });
-  }
-}
+delegateToReal(NodeHeadersView, Headers, new Set(['constructor', 'get', 'has']));
 
 const isHttpWhitespace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
@@ -89,6 +60,17 @@ function trimHttpWhitespace(value: string): string {
   while (start < end && isHttpWhitespace(value.charCodeAt(start))) start++;
   while (end > start && isHttpWhitespace(value.charCodeAt(end - 1))) end--;
   return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+/** A real `Headers` filled from Node's `rawHeaders` (HTTP/2 pseudo-headers left out). */
+export function headersFromRaw(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
+    headers.append(name, raw[i + 1] as string);
+  }
+  return headers;
 }
 
 /** A headers view over Node's `rawHeaders` (see {@link NodeHeadersView}), typed as the `Headers` it stands for. */

@@ -6,7 +6,7 @@ import { writeNodeResponse } from './write-node-response.js';
 export { responseFrames, responseText } from '../http/prepared.js';
 export { nodeWebRequest } from './buffered-request.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
-export { nodeResponseBody, sseReadable } from './response-body.js';
+export { nodeResponseBody } from './response-body.js';
 export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 export { writeNodeResponse } from './write-node-response.js';
 
@@ -45,8 +45,7 @@ export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOpt
 }
 
 /** What a connect-style body parser left on the request (`rawBody` from verify hooks, `body` from the parser). */
-function parsedBy(req: IncomingMessage): { rawBody?: Uint8Array | string; parsedBody?: unknown } {
+function parsedBy(req: IncomingMessage): { rawBody?: unknown; parsedBody?: unknown } {
   const { rawBody, body } = req as { rawBody?: unknown; body?: unknown };
-  if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return { rawBody };
-  return body === undefined ? {} : { parsedBody: body };
+  return { rawBody, parsedBody: body };
 }

@@ -1,3 +1,5 @@
+import { delegateToReal } from './delegate-to-real.js';
+
 /**
  * A `Request` for the Node bridge's fast path that costs what the handler reads: `method`, `url` and `headers` are
  * plain fields and the signal is made on first use. Everything else `Request` offers (body readers, `clone()`,
@@ -53,30 +55,13 @@ class NodeRequestView {
   }
 }
 
-Object.setPrototypeOf(NodeRequestView.prototype, Request.prototype);
-const own = new Set(['constructor', 'method', 'url', 'headers', 'signal']);
-for (const name of Object.getOwnPropertyNames(Request.prototype)) {
-  if (own.has(name)) continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name) as PropertyDescriptor;
-  const getter = descriptor.get;
-  const method = descriptor.value;
-  if (getter) {
-    Object.defineProperty(NodeRequestView.prototype, name, {
-      configurable: true,
-      get(this: NodeRequestView) {
-        return getter.call(this.real());
-      },
-    });
-  } else if (typeof method === 'function') {
-    Object.defineProperty(NodeRequestView.prototype, name, {
-      configurable: true,
-      writable: true,
-      value(this: NodeRequestView, ...args: unknown[]) {
-        return method.apply(this.real(), args);
-      },
-    });
-  }
-}
+// Named members only: Request.prototype's symbols (its util.inspect hook) are not forwarded.
+delegateToReal(
+  NodeRequestView,
+  Request,
+  new Set(['constructor', 'method', 'url', 'headers', 'signal']),
+  Object.getOwnPropertyNames(Request.prototype),
+);
 
 /** A request view (see {@link NodeRequestView}), typed as the `Request` it stands for. */
 export const requestView = (parts: RequestViewParts): Request => new NodeRequestView(parts) as unknown as Request;

@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { headersFromRaw } from './headers-view.js';
 
 export interface ToWebRequestOptions {
   /** Public absolute URL of the request; default: built from the Host header (and X-Forwarded-* with trustProxy). */
   url?: string;
   /** Honour X-Forwarded-Proto/Host when building the URL. */
   trustProxy?: boolean;
-  /** Raw bytes a framework kept (e.g. `verify` hooks, Koa's rawBody): used first. */
-  rawBody?: Uint8Array | string | undefined;
+  /**
+   * Raw bytes a framework kept (e.g. `verify` hooks, Koa's rawBody): used first. Pass whatever the framework left
+   * there; anything but a string or bytes is ignored.
+   */
+  rawBody?: unknown;
   /** A body a framework parser already consumed: re-serialized as JSON when the stream is gone. */
   parsedBody?: unknown;
 }
@@ -23,13 +27,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
   res.once('close', abort);
   req.once('aborted', abort);
 
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
-    headers.append(name, raw[i + 1] as string);
-  }
+  const headers = headersFromRaw(req.rawHeaders);
 
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
@@ -44,8 +42,15 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
   return new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), init);
 }
 
+/** The kept raw body when it is one (a string or bytes). */
+export function keptRawBody(options: ToWebRequestOptions): Uint8Array | string | undefined {
+  const raw = options.rawBody;
+  return typeof raw === 'string' || raw instanceof Uint8Array ? raw : undefined;
+}
+
 function bodyOf(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions): BodyInit | undefined {
-  if (options.rawBody !== undefined) return options.rawBody as BodyInit;
+  const raw = keptRawBody(options);
+  if (raw !== undefined) return raw as BodyInit;
   const consumed = (req as { _body?: unknown })._body === true || req.readableEnded;
   if (!consumed) return streamOf(req, res);
   if (options.parsedBody === undefined) return undefined;

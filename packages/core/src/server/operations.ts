@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { merge } from '../merge.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import {
   CancelTaskRequestSchema,
@@ -14,6 +15,7 @@ import {
 } from '../schemas/requests.js';
 import type { StreamResponse } from '../schemas/task.js';
 import type { CallContext } from './agent-executor.js';
+import { extendCall } from './call-context.js';
 import type { A2ARequestHandler, AgentCardInput } from './request-handler.js';
 import { parseEventId } from './stream-response.js';
 
@@ -23,6 +25,10 @@ export interface OperationEnv {
   /** Completes a card for the interface the request came through (its URLs). */
   publishCard: (card: AgentCardInput) => AgentCard;
 }
+
+/** The env with some call fields replaced (the tenant from params, a legacy wire version). */
+export const withCall = (env: OperationEnv, patch: Parameters<typeof extendCall>[1]): OperationEnv =>
+  merge(env, { call: extendCall(env.call, patch) });
 
 interface UnaryOperation<S extends z.ZodType> {
   params: S;
