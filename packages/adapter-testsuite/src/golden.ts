@@ -38,42 +38,42 @@ function loadGoldenFiles(): GoldenFile[] {
     .map((file) => ({ file, ...(JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Omit<GoldenFile, 'file'>) }));
 }
 
+/** The value with every string in it (at any depth, keys aside) replaced by `f(string)`. */
+function mapStrings(value: unknown, f: (s: string) => unknown): unknown {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)]));
+  }
+  return value;
+}
+
 class Placeholders {
   private readonly byValue = new Map<string, string>();
   private readonly byName = new Map<string, string>();
   constructor(private readonly base: string) {}
 
   normalize(value: unknown): unknown {
-    if (typeof value === 'string') {
-      if (UUID.test(value)) {
-        let name = this.byValue.get(value);
+    return mapStrings(value, (text) => {
+      if (UUID.test(text)) {
+        let name = this.byValue.get(text);
         if (!name) {
           name = `<id:${this.byValue.size + 1}>`;
-          this.byValue.set(value, name);
-          this.byName.set(name, value);
+          this.byValue.set(text, name);
+          this.byName.set(name, text);
         }
         return name;
       }
-      if (TIMESTAMP.test(value)) return '<timestamp>';
-      let out = value.split(this.base).join('<origin>');
+      if (TIMESTAMP.test(text)) return '<timestamp>';
+      let out = text.split(this.base).join('<origin>');
       for (const [id, name] of this.byValue) out = out.split(id).join(name);
       return out;
-    }
-    if (Array.isArray(value)) return value.map((v) => this.normalize(v));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.normalize(v)]));
-    }
-    return value;
+    });
   }
 
   /** Fills placeholders of earlier responses into a request. */
   fill(value: unknown): unknown {
-    if (typeof value === 'string') return this.byName.get(value) ?? value.split('<origin>').join(this.base);
-    if (Array.isArray(value)) return value.map((v) => this.fill(v));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.fill(v)]));
-    }
-    return value;
+    return mapStrings(value, (text) => this.byName.get(text) ?? text.split('<origin>').join(this.base));
   }
 }
 
