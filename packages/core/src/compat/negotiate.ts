@@ -1,8 +1,7 @@
 import { A2AError, fromZodError } from '../errors.js';
 import type { JsonRpcCall } from '../http/json-rpc.js';
-import { textResponse } from '../http/prepared.js';
 import type { HeaderInit } from '../http/responses.js';
-import { jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
+import { jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
 import { type StreamSettings, streamResponse } from '../http/stream.js';
 import { merge } from '../merge.js';
 import type { StreamResponse } from '../schemas/task.js';
@@ -131,10 +130,7 @@ export function createJsonRpcVersionRouter(policy: VersionPolicy) {
       const result = await legacy.run(call.method, call.params, env, wire);
       const id = call.id;
       if (result.kind === 'unary') {
-        return textResponse(JSON.stringify({ jsonrpc: '2.0', id, result: result.result }), {
-          status: 200,
-          headers: { 'content-type': 'application/json', ...headers },
-        });
+        return jsonResponse({ jsonrpc: '2.0', id, result: result.result }, 200, headers);
       }
       return streamResponse(
         result.events,

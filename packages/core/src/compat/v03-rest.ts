@@ -2,9 +2,11 @@ import { A2AError, toA2AError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
 import { textResponse } from '../http/prepared.js';
 import type { RequestUrl } from '../http/request-url.js';
-import type { HeaderInit } from '../http/responses.js';
+import { type HeaderInit, jsonResponse } from '../http/responses.js';
 import { challenges } from '../http/security.js';
 import { type StreamSettings, streamResponse } from '../http/stream.js';
+import { merge } from '../merge.js';
+import type { StreamResponse } from '../schemas/task.js';
 import type { OperationEnv } from '../server/operations.js';
 import { LegacyMethods } from './legacy-methods.js';
 import { isObject } from './shape.js';
@@ -207,30 +209,26 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
         }
       }
       if (!route.call) {
-        return textResponse(JSON.stringify(await route.run?.(url.searchParams, env)), {
-          status: 200,
-          headers: { 'content-type': 'application/json', ...headers },
-        });
+        return jsonResponse(await route.run?.(url.searchParams, env), 200, headers);
       }
       const { method, params: callParams } = route.call(params, body, url.searchParams);
       const result = await legacy.run(method, callParams, env, '0.3');
       if (result.kind === 'unary') {
         const out = route.out ? route.out(result.result) : result.result;
-        return textResponse(JSON.stringify(out), {
-          status: 200,
-          headers: { 'content-type': 'application/json', ...headers },
-        });
+        return jsonResponse(out, 200, headers);
       }
-      return await streamResponse(result.events, {
-        ...settings,
-        earlyErrors: 'json', // REST clients read the HTTP status
-        frame: (event) => {
-          const frame = result.frame(event) as V03StreamResult;
-          return JSON.stringify(bareFrames ? frame : resultToProto(frame));
-        },
-        errorJson: v03RestErrorBody,
-        earlyError: (error) => errorResponse(error, headers),
-      });
+      return await streamResponse(
+        result.events,
+        merge(settings, {
+          earlyErrors: 'json' as const, // REST clients read the HTTP status
+          frame: (event: StreamResponse) => {
+            const frame = result.frame(event) as V03StreamResult;
+            return JSON.stringify(bareFrames ? frame : resultToProto(frame));
+          },
+          errorJson: v03RestErrorBody,
+          earlyError: (error: A2AError) => errorResponse(error, headers),
+        }),
+      );
     } catch (error) {
       const a2a = toA2AError(error);
       if (a2a.type === 'Internal') settings.onError(error);

@@ -3,8 +3,7 @@ import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
 import { OPERATIONS, type Operation, type OperationEnv, withCall } from '../server/operations.js';
 import { readBodyText } from './body.js';
-import { textResponse } from './prepared.js';
-import { type HeaderInit, type JsonRpcId, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
+import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
 import { type StreamSettings, streamResponse } from './stream.js';
 
 export interface JsonRpcCall {
@@ -96,10 +95,7 @@ export async function serveJsonRpc(
       );
     }
     const result = await operation.run(params, scoped);
-    return textResponse(JSON.stringify({ jsonrpc: '2.0', id, result }), {
-      status: 200,
-      headers: { 'content-type': 'application/json', ...settings.headers },
-    });
+    return jsonResponse({ jsonrpc: '2.0', id, result }, 200, settings.headers);
   } catch (error) {
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
