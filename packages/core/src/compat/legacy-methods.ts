@@ -3,7 +3,14 @@ import { A2AError, fromZodError, isA2AError } from '../errors.js';
 import type { Message } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { StreamResponse, Task } from '../schemas/task.js';
-import { OPERATIONS, type Operation, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
+import {
+  OPERATIONS,
+  type Operation,
+  type OperationEnv,
+  type OperationName,
+  parseOperationParams,
+  withCall,
+} from '../server/operations.js';
 import { ownerOf } from '../server/request-handler.js';
 import { badShape, compact, isObject, type LegacyVersion, optionalObject } from './shape.js';
 import { toV01Message, V01View } from './v01-translate.js';
@@ -30,7 +37,7 @@ interface LegacyMethod {
 /** Runs a v1.0 operation on translated params; validation errors say the request was read as `version`. */
 async function call(name: OperationName, params: unknown, env: OperationEnv, version: LegacyVersion): Promise<unknown> {
   const operation = OPERATIONS[name] as Operation;
-  const parsed = operation.params.safeParse(params);
+  const parsed = parseOperationParams(operation, params);
   if (!parsed.success) {
     const error = fromZodError(parsed.error);
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;

@@ -1,7 +1,7 @@
 import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
-import { OPERATIONS, type Operation, type OperationEnv, withCall } from '../server/operations.js';
+import { OPERATIONS, type Operation, type OperationEnv, parseOperationParams, withCall } from '../server/operations.js';
 import { readBodyText } from './body.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
 import { type StreamSettings, streamResponse } from './stream.js';
@@ -59,7 +59,7 @@ export function checkParams(params: unknown): Record<string, unknown> {
 }
 
 export function parseParams(operation: Operation, params: unknown): unknown {
-  const parsed = operation.params.safeParse(checkParams(params));
+  const parsed = parseOperationParams(operation, checkParams(params));
   if (!parsed.success) throw fromZodError(parsed.error);
   return parsed.data;
 }

@@ -13,6 +13,7 @@ import {
   SendMessageRequestSchema,
   SubscribeToTaskRequestSchema,
 } from '../schemas/requests.js';
+import { simpleSendMessage } from '../schemas/simple-send-message.js';
 import type { StreamResponse } from '../schemas/task.js';
 import type { CallContext } from './agent-executor.js';
 import { extendCall } from './call-context.js';
@@ -30,13 +31,16 @@ export interface OperationEnv {
 export const withCall = (env: OperationEnv, patch: Parameters<typeof extendCall>[1]): OperationEnv =>
   merge(env, { call: extendCall(env.call, patch) });
 
-interface UnaryOperation<S extends z.ZodType> {
+interface OperationBase<S extends z.ZodType> {
   params: S;
+  /** The schema's output for the common simple shape, checked by hand; `undefined` sends the params to `params`. */
+  shortcut?: (params: unknown) => z.output<S> | undefined;
+}
+interface UnaryOperation<S extends z.ZodType> extends OperationBase<S> {
   stream?: false;
   run(params: z.output<S>, env: OperationEnv): Promise<unknown>;
 }
-interface StreamOperation<S extends z.ZodType> {
-  params: S;
+interface StreamOperation<S extends z.ZodType> extends OperationBase<S> {
   stream: true;
   run(params: z.output<S>, env: OperationEnv): AsyncGenerator<StreamResponse>;
 }
@@ -44,11 +48,22 @@ export type Operation = UnaryOperation<z.ZodType> | StreamOperation<z.ZodType>;
 
 const op = <S extends z.ZodType>(o: UnaryOperation<S> | StreamOperation<S>) => o as unknown as Operation;
 
+/** An operation's params checked: its shortcut when it takes them, else its schema. */
+export function parseOperationParams(operation: Operation, params: unknown): ReturnType<z.ZodType['safeParse']> {
+  const simple = operation.shortcut?.(params);
+  return simple ? { success: true, data: simple } : operation.params.safeParse(params);
+}
+
 /** Every v1.0 operation by its method name; both bindings dispatch through this table. */
 export const OPERATIONS = {
-  SendMessage: op({ params: SendMessageRequestSchema, run: (p, { handler, call }) => handler.sendMessage(p, call) }),
+  SendMessage: op({
+    params: SendMessageRequestSchema,
+    shortcut: simpleSendMessage,
+    run: (p, { handler, call }) => handler.sendMessage(p, call),
+  }),
   SendStreamingMessage: op({
     params: SendMessageRequestSchema,
+    shortcut: simpleSendMessage,
     stream: true,
     run: (p, { handler, call }) => handler.sendStreamingMessage(p, call),
   }),
