@@ -216,6 +216,12 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     controller.abort();
     expect((await pending).done).toBe(true);
     expect(b.subscriptionCount).toBe(0);
+    // Closed by return() while a next() waits: how the engine ends a stream whose client left.
+    const closing = b.subscribe('abort', 1)[Symbol.asyncIterator]();
+    const waiting = closing.next();
+    await closing.return?.();
+    expect((await waiting).done).toBe(true);
+    expect(b.subscriptionCount).toBe(0);
   });
 
   it('stores push configs with a durable delivery cursor that only moves forward', async () => {

@@ -9,6 +9,7 @@ import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
 import { serveJsonRpc } from './json-rpc.js';
+import { requestDisconnect } from './prepared.js';
 import { parseRequestUrl, type RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
@@ -221,7 +222,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
           extensions: activated,
           lastEventId: request.headers.get('last-event-id') ?? undefined,
         },
-        () => request.signal, // the Node bridge's request view makes its signal on first read
+        requestDisconnect(request), // the Node bridge's request view makes its signal on first read
       );
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).

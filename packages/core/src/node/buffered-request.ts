@@ -27,18 +27,26 @@ export function bufferedWebRequest(
     if ((req as { _body?: unknown })._body === true || req.readableEnded) return undefined; // a parser took the stream
   }
 
-  // The disconnect signal and its 'close' listener are made when someone first asks (a card GET never does).
+  // The disconnect signal and its 'close' listener are made when someone first asks (a card GET never does); a
+  // stream that only needs to hear of the disconnect listens on the response itself (`onAbort`).
   let controller: AbortController | undefined;
   const signal = (): AbortSignal => {
     if (controller) return controller.signal;
     const made = new AbortController();
     controller = made;
-    const abort = () => {
-      if (!res.writableFinished) made.abort(new Error('client disconnected'));
-    };
-    if (res.closed) abort();
-    else res.once('close', abort);
+    onAbort(() => made.abort(new Error('client disconnected')));
     return made.signal;
+  };
+  const onAbort = (listener: () => void): (() => void) => {
+    const gone = () => {
+      if (!res.writableFinished) listener();
+    };
+    if (res.closed) {
+      gone();
+      return () => {};
+    }
+    res.once('close', gone);
+    return () => res.off('close', gone);
   };
 
   // Read on first use: a request the handler does not own stays unread for the framework's next middleware.
@@ -47,7 +55,7 @@ export function bufferedWebRequest(
   const headers = headersView(req.rawHeaders);
   const url = options.url ?? requestUrl(req, options.trustProxy ?? false);
   const request = requestView({ method, url, headers, signal, body });
-  return prepareRequest(request, { body });
+  return prepareRequest(request, { body, onAbort });
 }
 
 /**

@@ -31,6 +31,7 @@ import {
 } from '../store/task-store.js';
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
+import { onCallAbort } from './call-context.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
@@ -244,7 +245,7 @@ export class A2ARequestHandler {
         },
       );
     }
-    const subscription = this.subscribe(request.id, stored.version, call.signal);
+    const subscription = this.subscribe(request.id, stored.version, call);
     try {
       if (replay?.length) yield* replay;
       else yield withSeq({ task: viewTask(stored.task) }, stored.version);
@@ -352,7 +353,7 @@ export class A2ARequestHandler {
     let subscription: Subscription | undefined;
     if (existing) {
       const record = await this.appendWithRetry(taskId, { kind: 'history', message: userMessage });
-      if (follow) subscription = this.subscribe(taskId, record.seq, call.signal);
+      if (follow) subscription = this.subscribe(taskId, record.seq, call);
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
       existing = {
         task: merge(existing.task, { history: [...(existing.task.history ?? []), userMessage] }),
@@ -377,7 +378,7 @@ export class A2ARequestHandler {
       now: this.now,
       onError: this.onError,
       onStored: (stored) => {
-        if (follow) subscription = this.subscribe(taskId, stored.version, call.signal);
+        if (follow) subscription = this.subscribe(taskId, stored.version, call);
       },
     });
     if (configuration?.returnImmediately) await execution.submit();
@@ -396,7 +397,7 @@ export class A2ARequestHandler {
    * the abort), or any other event that ends the turn, or when the client goes away.
    */
   private async waitForCancel(execution: Execution, call: CallContext): Promise<void> {
-    const subscription = this.subscribe(execution.taskId, execution.storedVersion, call.signal);
+    const subscription = this.subscribe(execution.taskId, execution.storedVersion, call);
     try {
       // Subscribed first, so an event written between this read and the loop is not missed.
       const now = await this.store.get(execution.taskId);
@@ -436,9 +437,21 @@ export class A2ARequestHandler {
     return out;
   }
 
-  private subscribe(taskId: string, afterSeq: number, signal: AbortSignal | undefined): Subscription {
-    const iterator = this.store.subscribe(taskId, afterSeq, signal)[Symbol.asyncIterator]();
-    return { next: () => iterator.next(), close: () => void iterator.return?.() };
+  /**
+   * The task's live events until the caller's client goes away. The subscription is ended through its `return()`
+   * rather than handed the request's signal: most requests never need that AbortSignal, which costs more than a
+   * whole unary call's bookkeeping (see RequestCall).
+   */
+  private subscribe(taskId: string, afterSeq: number, call: CallContext): Subscription {
+    const iterator = this.store.subscribe(taskId, afterSeq)[Symbol.asyncIterator]();
+    const detach = onCallAbort(call, () => void iterator.return?.());
+    return {
+      next: () => iterator.next(),
+      close: () => {
+        detach();
+        void iterator.return?.();
+      },
+    };
   }
 
   private track(execution: Execution): void {

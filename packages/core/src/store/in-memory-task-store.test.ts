@@ -101,6 +101,16 @@ describe('InMemoryTaskStore', () => {
     expect((store as unknown as { subscribers: Map<string, unknown> }).subscribers.size).toBe(0);
   });
 
+  it('ends a subscription whose next() is pending when return() is called (how the engine closes streams)', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'o');
+    const iterator = store.subscribe('t', 1)[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    await iterator.return?.();
+    expect((await pending).done).toBe(true);
+    expect((store as unknown as { subscribers: Map<string, unknown> }).subscribers.size).toBe(0);
+  });
+
   it('stores push configs per task', async () => {
     const store = new InMemoryTaskStore();
     await store.create(task('t'), 'o');

@@ -86,7 +86,9 @@ export interface TaskStore {
   readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]>;
   /**
    * Live events with `seq > afterSeq`, in order, without gaps or duplicates. Registration happens synchronously in
-   * this call, so nothing appended after it returns can be missed. Ends when `signal` aborts or the task goes away.
+   * this call, so nothing appended after it returns can be missed. Ends when `signal` aborts, when the iterator's
+   * `return()` is called (also while a `next()` is waiting: the engine closes streams of departed clients that way),
+   * or when the task goes away.
    */
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord>;
 }
