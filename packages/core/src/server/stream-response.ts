@@ -1,25 +1,23 @@
-import type { StreamResponse } from '../schemas/task.js';
+import type { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '../schemas/task.js';
 import type { TaskEventRecord } from '../store/task-store.js';
 
 /** The wire form of a log entry; `undefined` for entries clients do not see (their own messages). */
 export function toStreamResponse(record: TaskEventRecord): StreamResponse | undefined {
   const { event, taskId, contextId } = record;
+  // Field by field: conditional spreads cost a fresh hidden class per event on Node 20.
   switch (event.kind) {
-    case 'status':
-      return {
-        statusUpdate: { taskId, contextId, status: event.status, ...(event.metadata && { metadata: event.metadata }) },
-      };
-    case 'artifact':
-      return {
-        artifactUpdate: {
-          taskId,
-          contextId,
-          artifact: event.artifact,
-          ...(event.append !== undefined && { append: event.append }),
-          ...(event.lastChunk !== undefined && { lastChunk: event.lastChunk }),
-          ...(event.metadata && { metadata: event.metadata }),
-        },
-      };
+    case 'status': {
+      const statusUpdate: TaskStatusUpdateEvent = { taskId, contextId, status: event.status };
+      if (event.metadata) statusUpdate.metadata = event.metadata;
+      return { statusUpdate };
+    }
+    case 'artifact': {
+      const artifactUpdate: TaskArtifactUpdateEvent = { taskId, contextId, artifact: event.artifact };
+      if (event.append !== undefined) artifactUpdate.append = event.append;
+      if (event.lastChunk !== undefined) artifactUpdate.lastChunk = event.lastChunk;
+      if (event.metadata) artifactUpdate.metadata = event.metadata;
+      return { artifactUpdate };
+    }
     case 'history':
       return undefined;
   }
