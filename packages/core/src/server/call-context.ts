@@ -1,3 +1,4 @@
+import { onAbort as onSignalAbort } from '../on-abort.js';
 import type { A2AUser, CallContext } from './agent-executor.js';
 
 type CallFields = Omit<CallContext, 'signal'>;
@@ -67,13 +68,4 @@ export function extendCall(call: CallContext, patch: CallFields): CallContext {
 export function onCallAbort(call: CallContext, listener: () => void): () => void {
   if (call instanceof RequestCall) return call.onAbort(listener);
   return call.signal ? onSignalAbort(call.signal, listener) : () => {};
-}
-
-function onSignalAbort(signal: AbortSignal, listener: () => void): () => void {
-  if (signal.aborted) {
-    listener();
-    return () => {};
-  }
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
 }

@@ -1,3 +1,5 @@
+import { onAbort } from '../on-abort.js';
+
 /**
  * A single-consumer push queue exposed as an async iterator. `end()` finishes after the buffered items; `return()`
  * (a `for await` break) and the abort signal run `onClose` exactly once.
@@ -14,13 +16,8 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
     private readonly onClose: () => void = () => {},
     signal?: AbortSignal,
   ) {
-    if (signal?.aborted) this.return();
-    else if (signal) {
-      const abort = () => this.return();
-      signal.addEventListener('abort', abort, { once: true });
-      // A long-lived signal must not keep one listener per finished queue.
-      this.detach = () => signal.removeEventListener('abort', abort);
-    }
+    // Detached on close: a long-lived signal must not keep one listener per finished queue.
+    if (signal) this.detach = onAbort(signal, () => void this.return());
   }
 
   push(item: T): void {
