@@ -17,22 +17,24 @@ interface PreparedRequest {
   onAbort?: ((listener: () => void) => () => void) | undefined;
 }
 
-const requests = new WeakMap<Request, PreparedRequest>();
-const responses = new WeakMap<Response, string>();
-const eventStreams = new WeakMap<Response, SseOptions>();
+// Kept on the objects themselves, not in WeakMaps: V8's young-generation GC keeps a WeakMap value alive (and
+// promotes it) until a full GC finds its key dead, so per-request entries (a closure over Node's req/res) turned
+// every request into old-space garbage. A symbol key stays out of JSON, Object.keys and for-in.
+const PREPARED = Symbol('a2a.prepared');
+type WithPrepared = Request & { [PREPARED]?: PreparedRequest };
 
 export function prepareRequest(request: Request, prepared: PreparedRequest): Request {
-  requests.set(request, prepared);
+  (request as WithPrepared)[PREPARED] = prepared;
   return request;
 }
 
 /** How the handler learns that the request's client went away: the host's cheap hook when it gave one. */
 export function requestDisconnect(request: Request): Disconnect {
-  return { signal: () => request.signal, onAbort: requests.get(request)?.onAbort };
+  return { signal: () => request.signal, onAbort: (request as WithPrepared)[PREPARED]?.onAbort };
 }
 
 export function preparedBody(request: Request): Uint8Array | Promise<Uint8Array> | undefined {
-  const body = requests.get(request)?.body;
+  const body = (request as WithPrepared)[PREPARED]?.body;
   return typeof body === 'function' ? body() : body;
 }
 
@@ -47,6 +49,10 @@ class TextResponse extends Response {
   constructor(text: string, init: ResponseInit) {
     super(null, init);
     this.#text = text;
+  }
+
+  static textOf(response: Response): string | undefined {
+    return #text in response ? response.#text : undefined;
   }
 
   /** The same response with a real body, made on first use. */
@@ -95,13 +101,11 @@ Object.defineProperties(TextResponse.prototype, {
 /** A Response with a string body whose text stays readable without consuming the body. */
 export function textResponse(text: string | null, init: ResponseInit): Response {
   if (text === null) return new Response(null, init);
-  const response = new TextResponse(text, init);
-  responses.set(response, text);
-  return response;
+  return new TextResponse(text, init);
 }
 
 /** The body text of a response built by {@link textResponse} (`undefined` for streams and foreign responses). */
-export const responseText = (response: Response): string | undefined => responses.get(response);
+export const responseText = (response: Response): string | undefined => TextResponse.textOf(response);
 
 /**
  * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
@@ -114,6 +118,10 @@ class EventStreamResponse extends Response {
   constructor(options: SseOptions, init: ResponseInit) {
     super(null, init);
     this.#options = options;
+  }
+
+  static framesOf(response: Response): SseOptions | undefined {
+    return #options in response ? response.#options : undefined;
   }
 
   stream(): ReadableStream<Uint8Array> {
@@ -144,10 +152,8 @@ Object.defineProperties(EventStreamResponse.prototype, {
 });
 
 export function eventStreamResponse(options: SseOptions, init: ResponseInit): Response {
-  const response = new EventStreamResponse(options, init);
-  eventStreams.set(response, options);
-  return response;
+  return new EventStreamResponse(options, init);
 }
 
 /** The frames of an SSE response from {@link eventStreamResponse}, for a bridge that writes them itself. */
-export const responseFrames = (response: Response): SseOptions | undefined => eventStreams.get(response);
+export const responseFrames = (response: Response): SseOptions | undefined => EventStreamResponse.framesOf(response);

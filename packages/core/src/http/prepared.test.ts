@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  eventStreamResponse,
+  preparedBody,
+  prepareRequest,
+  requestDisconnect,
+  responseFrames,
+  responseText,
+  textResponse,
+} from './prepared.js';
+
+async function* frames(): AsyncGenerator<string> {
+  yield 'data: 2\n\n';
+}
+
+describe('prepared requests and responses (the bridge side channel)', () => {
+  it('a prepared request hands its body and disconnect hook to the handler and nothing else sees them', async () => {
+    const bytes = new TextEncoder().encode('{"a":1}');
+    const onAbort = () => () => {};
+    const request = prepareRequest(new Request('http://h/x', { method: 'POST', body: 'other' }), {
+      body: bytes,
+      onAbort,
+    });
+    expect(preparedBody(request)).toBe(bytes);
+    expect(requestDisconnect(request).onAbort).toBe(onAbort);
+    expect(Object.keys(request)).toEqual([]);
+    expect(await request.text()).toBe('other'); // the Request itself is untouched
+
+    const lazy = prepareRequest(new Request('http://h/y', { method: 'POST' }), { body: async () => bytes });
+    expect(await preparedBody(lazy)).toBe(bytes);
+  });
+
+  it('a plain Request has no prepared body or hook', () => {
+    const request = new Request('http://h/x', { method: 'POST', body: 'x' });
+    expect(preparedBody(request)).toBeUndefined();
+    expect(requestDisconnect(request).onAbort).toBeUndefined();
+  });
+
+  it('a text response gives its text to bridges and still reads as a normal Response', async () => {
+    const response = textResponse('{"ok":true}', { status: 201, headers: { 'content-type': 'application/json' } });
+    expect(responseText(response)).toBe('{"ok":true}');
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ ok: true });
+    expect(responseText(new Response('{"ok":true}'))).toBeUndefined();
+    expect(responseText(textResponse(null, { status: 204 }))).toBeUndefined();
+  });
+
+  it('an event-stream response gives its frames to bridges; other responses have none', async () => {
+    const options = { keepAliveMs: 60_000, first: 'data: 1\n\n', rest: frames(), errorFrame: () => '' };
+    const response = eventStreamResponse(options, { headers: { 'content-type': 'text/event-stream' } });
+    expect(responseFrames(response)).toBe(options);
+    expect(responseFrames(textResponse('x', {}))).toBeUndefined();
+    expect(responseText(response)).toBeUndefined();
+    expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
+  });
+});
