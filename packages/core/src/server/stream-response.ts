@@ -23,13 +23,18 @@ export function toStreamResponse(record: TaskEventRecord): StreamResponse | unde
   }
 }
 
-/** The log sequence number of a streamed response (sent as the SSE `id`, so a client can resume after it). */
-const sequences = new WeakMap<StreamResponse, number>();
+/**
+ * The log sequence number of a streamed response (sent as the SSE `id`, so a client can resume after it). A hidden
+ * property, not a WeakMap: a WeakMap entry per event cost ~0.5 µs (and young-GC work); non-enumerable, so JSON, spreads
+ * and deep-equality checks do not see it.
+ */
+const SEQ = Symbol('a2a.seq');
 export function withSeq(response: StreamResponse, seq: number): StreamResponse {
-  sequences.set(response, seq);
+  Object.defineProperty(response, SEQ, { value: seq, writable: true, configurable: true });
   return response;
 }
-export const seqOf = (response: StreamResponse): number | undefined => sequences.get(response);
+export const seqOf = (response: StreamResponse): number | undefined =>
+  (response as StreamResponse & { [SEQ]?: number })[SEQ];
 
 /** `Last-Event-ID` as a sequence number; `undefined` when absent or not one this server could have sent. */
 export function parseEventId(value: string | null | undefined): number | undefined {
