@@ -42,13 +42,13 @@ export async function streamResponse(
       headers: merge(SSE_HEADERS, options.headers),
     });
   }
+  const toFrame = (next: IteratorResult<StreamResponse>): IteratorResult<string> =>
+    next.done
+      ? { value: undefined, done: true }
+      : { value: dataFrame(options.frame(next.value), seqOf(next.value)), done: false };
   const frames: AsyncIterator<string> = {
-    next: async () => {
-      const next = await events.next();
-      return next.done
-        ? { value: undefined, done: true }
-        : { value: dataFrame(options.frame(next.value), seqOf(next.value)), done: false };
-    },
+    // `then`, not an async function: one promise and fewer microtask hops per event.
+    next: () => events.next().then(toFrame),
     return: async () => {
       await events.return(undefined);
       return { value: undefined, done: true };
