@@ -9,7 +9,7 @@ import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
 import { serveJsonRpc } from './json-rpc.js';
-import { requestDisconnect } from './prepared.js';
+import { isPrepared, plainResponse, requestDisconnect } from './prepared.js';
 import { parseRequestUrl, type RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
@@ -157,7 +157,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     jwksUrl: (baseUrl) => joinUrl(baseUrl, jwksPath),
   });
 
-  async function handle(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
+  // Our Node bridge reads the lazy responses' body beside them; every other host gets plain Responses.
+  async function handle(request: Request, handleOptions?: HandleOptions): Promise<Response | undefined> {
+    const response = await route(request, handleOptions);
+    return response && !isPrepared(request) ? plainResponse(response) : response;
+  }
+
+  async function route(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
     const url = parseRequestUrl(request.url);
     const path = handleOptions.pathname ?? url.pathname;
     const mount = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : '';

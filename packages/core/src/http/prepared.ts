@@ -28,6 +28,12 @@ export function prepareRequest(request: Request, prepared: PreparedRequest): Req
   return request;
 }
 
+/**
+ * Whether the request came through a bridge that reads the lazy responses below through the side channel (ours).
+ * Anything else gets plain Responses (see {@link plainResponse}).
+ */
+export const isPrepared = (request: Request): boolean => (request as WithPrepared)[PREPARED] !== undefined;
+
 /** How the handler learns that the request's client went away: the host's cheap hook when it gave one. */
 export function requestDisconnect(request: Request): Disconnect {
   return { signal: () => request.signal, onAbort: (request as WithPrepared)[PREPARED]?.onAbort };
@@ -53,6 +59,10 @@ class TextResponse extends Response {
 
   static textOf(response: Response): string | undefined {
     return #text in response ? response.#text : undefined;
+  }
+
+  static plainOf(response: Response): Response | undefined {
+    return #text in response ? response.full() : undefined;
   }
 
   /** The same response with a real body, made on first use. */
@@ -124,6 +134,10 @@ class EventStreamResponse extends Response {
     return #options in response ? response.#options : undefined;
   }
 
+  static plainOf(response: Response): Response | undefined {
+    return #options in response ? response.#full() : undefined;
+  }
+
   stream(): ReadableStream<Uint8Array> {
     this.#body ??= sseStream(this.#options);
     return this.#body;
@@ -157,3 +171,11 @@ export function eventStreamResponse(options: SseOptions, init: ResponseInit): Re
 
 /** The frames of an SSE response from {@link eventStreamResponse}, for a bridge that writes them itself. */
 export const responseFrames = (response: Response): SseOptions | undefined => EventStreamResponse.framesOf(response);
+
+/**
+ * The same response as a plain `Response` whose body lives in the Response itself. The lazy classes above keep their
+ * body beside an empty native one and expose it through overridden accessors, which Node-based hosts read; Bun, Deno
+ * and other native hosts read a Response's internal state instead and would send an empty body.
+ */
+export const plainResponse = (response: Response): Response =>
+  TextResponse.plainOf(response) ?? EventStreamResponse.plainOf(response) ?? response;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { prepareRequest } from '../http/prepared.js';
 import { headersFromRaw } from './headers-view.js';
 
 export interface ToWebRequestOptions {
@@ -39,7 +40,8 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
       else headers.delete('content-length');
     }
   }
-  return new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), init);
+  // Prepared (with nothing beside it): the bridge writes the handler's lazy responses itself.
+  return prepareRequest(new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), init), {});
 }
 
 /** The kept raw body when it is one (a string or bytes). */
