@@ -1,6 +1,13 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeResponseBody, nodeWebRequest, requestUrl, responseFrames, writeNodeResponse } from '@a2a/core/node';
+import {
+  nodeResponseBody,
+  nodeWebRequest,
+  requestUrl,
+  responseFrames,
+  responseHeaders,
+  writeNodeResponse,
+} from '@a2a/core/node';
 import { notFound } from '@hapi/boom';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 
@@ -60,7 +67,12 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
           const body =
             content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);
           const out = h.response(body).code(response.status);
-          response.headers.forEach((value, name) => void out.header(name, value));
+          const headers = responseHeaders(response);
+          for (const name in headers) {
+            const value = headers[name] as string | string[];
+            if (typeof value === 'string') out.header(name, value);
+            else for (const each of value) out.header(name, each, { append: true }); // Set-Cookie
+          }
           return out;
         },
       },

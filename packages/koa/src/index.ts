@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeResponseBody, nodeWebRequest, responseFrames, writeNodeResponse } from '@a2a/core/node';
+import { nodeResponseBody, nodeWebRequest, responseFrames, responseHeaders, writeNodeResponse } from '@a2a/core/node';
 
 /** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
 export interface KoaContext {
@@ -52,11 +52,7 @@ export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
       return;
     }
     ctx.status = response.status;
-    const headers: Record<string, string | string[]> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    ctx.set(headers);
+    ctx.set(responseHeaders(response));
     const content = await nodeResponseBody(response);
     if (content instanceof Readable) ctx.compress = false; // koa-compress would hold events back in its gzip buffer
     ctx.body = content;

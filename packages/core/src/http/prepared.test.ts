@@ -5,6 +5,7 @@ import {
   prepareRequest,
   requestDisconnect,
   responseFrames,
+  responseHeaders,
   responseText,
   textResponse,
 } from './prepared.js';
@@ -43,15 +44,39 @@ describe('prepared requests and responses (the bridge side channel)', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.json()).toEqual({ ok: true });
     expect(responseText(new Response('{"ok":true}'))).toBeUndefined();
-    expect(responseText(textResponse(null, { status: 204 }))).toBeUndefined();
+    expect(responseText(textResponse(null, { status: 204, headers: {} }))).toBeUndefined();
   });
 
   it('an event-stream response gives its frames to bridges; other responses have none', async () => {
     const options = { keepAliveMs: 60_000, first: 'data: 1\n\n', rest: frames(), errorFrame: () => '' };
-    const response = eventStreamResponse(options, { headers: { 'content-type': 'text/event-stream' } });
+    const response = eventStreamResponse(options, { status: 200, headers: { 'content-type': 'text/event-stream' } });
     expect(responseFrames(response)).toBe(options);
-    expect(responseFrames(textResponse('x', {}))).toBeUndefined();
+    expect(responseFrames(textResponse('x', { status: 200, headers: {} }))).toBeUndefined();
     expect(responseText(response)).toBeUndefined();
     expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
+  });
+
+  it('a lazy response hands its header record to bridges until someone reads (and may change) its Headers', () => {
+    const record = { 'content-type': 'application/json', etag: '"x1"' };
+    const response = textResponse('{}', { status: 200, headers: record });
+    expect(responseHeaders(response)).toBe(record); // no Headers made
+
+    response.headers.set('x-added', 'by middleware');
+    expect(responseHeaders(response)).toEqual({ ...record, 'x-added': 'by middleware' });
+    expect(record).toEqual({ 'content-type': 'application/json', etag: '"x1"' }); // the record is never written
+  });
+
+  it('headers a bridge could not write as they are go through Headers at once: normalized, or rejected', () => {
+    const odd = textResponse('{}', { status: 200, headers: { 'Content-Type': ' application/json ' } });
+    expect(responseHeaders(odd)).toEqual({ 'content-type': 'application/json' });
+    expect(() => textResponse('{}', { status: 200, headers: { vary: 'a\r\nx-injected: 1' } })).toThrow(TypeError);
+    const plain = new Response(null, {
+      headers: [
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+        ['vary', 'x'],
+      ],
+    });
+    expect(responseHeaders(plain)).toEqual({ vary: 'x', 'set-cookie': ['a=1', 'b=2'] });
   });
 });

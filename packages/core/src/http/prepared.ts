@@ -44,16 +44,79 @@ export function preparedBody(request: Request): Uint8Array | Promise<Uint8Array>
   return typeof body === 'function' ? body() : body;
 }
 
+// Header records the bridge may write as they are: lowercase token names, visible-ASCII values without edge spaces
+// (what `Headers` would keep unchanged). Anything else goes through `Headers` at once, which normalizes or throws.
+const PLAIN_NAME = /^[a-z0-9-]+$/;
+const PLAIN_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+export interface LazyInit {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * The base of the lazy responses: the native Response gets only the status; the headers stay a record until someone
+ * reads `headers` (undici's `Headers` costs ~2 µs to fill and iterate, more than the rest of a small response), and a
+ * bridge takes the record through {@link responseHeaders}.
+ */
+class LazyResponse extends Response {
+  #record: Record<string, string> | undefined;
+  #headers: Headers | undefined;
+
+  constructor(init: LazyInit) {
+    super(null, { status: init.status });
+    for (const name in init.headers) {
+      if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(init.headers[name] as string)) {
+        this.#headers = new Headers(init.headers);
+        return;
+      }
+    }
+    this.#record = init.headers;
+  }
+
+  /** The record while no one has asked for the `Headers` (which may since have been changed). */
+  static recordOf(response: Response): Record<string, string> | undefined {
+    return #record in response && !response.#headers ? response.#record : undefined;
+  }
+
+  static headersOf(response: LazyResponse): Headers {
+    response.#headers ??= new Headers(response.#record);
+    return response.#headers;
+  }
+}
+// `headers` is an accessor of Response: redefined to read (and make on first use) the lazy headers.
+Object.defineProperty(LazyResponse.prototype, 'headers', {
+  get(this: LazyResponse) {
+    return LazyResponse.headersOf(this);
+  },
+});
+
+/**
+ * The headers of a response as a record for a Node bridge (`setHeader`, Koa's `ctx.set`): the lazy responses' own
+ * record when no one made their `Headers`, else read from `response.headers` (Set-Cookie values kept apart).
+ */
+export function responseHeaders(response: Response): Record<string, string | string[]> {
+  const record = LazyResponse.recordOf(response);
+  if (record) return record;
+  const out: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') out[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) out['set-cookie'] = cookies;
+  return out;
+}
+
 /**
  * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
  * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
  */
-class TextResponse extends Response {
+class TextResponse extends LazyResponse {
   #text: string;
   #full: Response | undefined;
 
-  constructor(text: string, init: ResponseInit) {
-    super(null, init);
+  constructor(text: string, init: LazyInit) {
+    super(init);
     this.#text = text;
   }
 
@@ -109,7 +172,7 @@ Object.defineProperties(TextResponse.prototype, {
 });
 
 /** A Response with a string body whose text stays readable without consuming the body. */
-export function textResponse(text: string | null, init: ResponseInit): Response {
+export function textResponse(text: string | null, init: LazyInit): Response {
   if (text === null) return new Response(null, init);
   return new TextResponse(text, init);
 }
@@ -121,12 +184,12 @@ export const responseText = (response: Response): string | undefined => TextResp
  * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
  * {@link responseFrames} writes the frames (strings) itself instead. Only one of the two may consume the frames.
  */
-class EventStreamResponse extends Response {
+class EventStreamResponse extends LazyResponse {
   #options: SseOptions;
   #body: ReadableStream<Uint8Array> | undefined;
 
-  constructor(options: SseOptions, init: ResponseInit) {
-    super(null, init);
+  constructor(options: SseOptions, init: LazyInit) {
+    super(init);
     this.#options = options;
   }
 
@@ -165,7 +228,7 @@ Object.defineProperties(EventStreamResponse.prototype, {
   },
 });
 
-export function eventStreamResponse(options: SseOptions, init: ResponseInit): Response {
+export function eventStreamResponse(options: SseOptions, init: LazyInit): Response {
   return new EventStreamResponse(options, init);
 }
 

@@ -3,7 +3,7 @@ import type { A2ARequestContext, MountableHandler } from '../http/create-handler
 import { nodeWebRequest } from './buffered-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
-export { responseFrames, responseText } from '../http/prepared.js';
+export { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
 export { nodeWebRequest } from './buffered-request.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
 export { nodeResponseBody } from './response-body.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { responseFrames, responseText } from '../http/prepared.js';
+import { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
 import { writeFrames } from './write-frames.js';
 
 /**
@@ -9,11 +9,8 @@ import { writeFrames } from './write-frames.js';
  */
 export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) res.setHeader('set-cookie', cookies);
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') res.setHeader(name, value);
-  });
+  const headers = responseHeaders(response);
+  for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
   const frames = responseFrames(response);
   if (frames) return writeFrames(res, frames);
   const text = responseText(response);
