@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { AgentCardRoute } from '../http/agent-card-route.js';
+import { type CardAnswers, cardAnswers, serveCard } from '../http/agent-card-route.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import { type CardSigningKey, signAgentCard } from './card-signing.js';
 import { toSupersetAgentCard } from './v03-card.js';
@@ -25,18 +25,14 @@ const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as con
 
 /** Serves the card per version (with `Vary: A2A-Version`), signed when keys are configured, and the card JWKS. */
 export class VersionedCardRoutes {
-  private readonly ready = new Map<string, object>();
-  private readonly pending = new LRUCache<string, Promise<object>>({ max: 64 });
-  private readonly routes: Record<CardVariant, AgentCardRoute>;
+  /** Per variant and base URL (the Host decides it): the answers, or their making. Bounded against Host floods. */
+  private readonly cards = new LRUCache<string, CardAnswers | Promise<CardAnswers>>({ max: 64 });
+  private readonly lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
 
   constructor(
     private readonly build: (baseUrl: string) => AgentCard,
     private readonly options: VersionedCardOptions,
-  ) {
-    const route = (variant: CardVariant) =>
-      new AgentCardRoute((baseUrl) => this.ready.get(`${variant} ${baseUrl}`) as AgentCard, options.maxAgeSeconds);
-    this.routes = { v1: route('v1'), superset: route('superset') };
-  }
+  ) {}
 
   /** Legacy path, `A2A-Version: 0.x`, or (by default) no header ⇒ superset; `1.0` (or any other) ⇒ v1.0. */
   variant(requested: string | undefined, legacyPath: boolean): CardVariant {
@@ -44,19 +40,29 @@ export class VersionedCardRoutes {
     return requested === undefined ? this.options.headerless : 'v1';
   }
 
-  async serve(request: Request, baseUrl: string, variant: CardVariant): Promise<Response> {
+  /** Synchronous once the card is made (the common case): no promise per card GET. */
+  serve(request: Request, baseUrl: string, variant: CardVariant): Response | Promise<Response> {
     const key = `${variant} ${baseUrl}`;
-    let card = this.pending.get(key);
-    if (!card) {
-      card = this.make(baseUrl, variant);
-      this.pending.set(key, card);
-    }
-    this.ready.set(key, await card);
-    try {
-      return this.routes[variant].serve(request, baseUrl, {});
-    } finally {
-      this.ready.delete(key);
-    }
+    const cached = this.cards.get(key);
+    if (cached && !(cached instanceof Promise)) return serveCard(request, cached);
+    return (cached ?? this.load(key, baseUrl, variant)).then((answers) => serveCard(request, answers));
+  }
+
+  /** Makes (signs) a card once; a failure is not kept, so the next request tries again. */
+  private load(key: string, baseUrl: string, variant: CardVariant): Promise<CardAnswers> {
+    const making = this.make(baseUrl, variant).then(
+      (card) => {
+        const answers = cardAnswers(card, this.lastModified, this.options.maxAgeSeconds);
+        this.cards.set(key, answers);
+        return answers;
+      },
+      (error: unknown) => {
+        if (this.cards.get(key) === making) this.cards.delete(key);
+        throw error;
+      },
+    );
+    this.cards.set(key, making);
+    return making;
   }
 
   private async make(baseUrl: string, variant: CardVariant): Promise<object> {

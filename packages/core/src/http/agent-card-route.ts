@@ -1,49 +1,34 @@
-import { LRUCache } from 'lru-cache';
-import type { AgentCard } from '../schemas/agent-card.js';
 import { textResponse } from './prepared.js';
-import type { HeaderInit } from './responses.js';
 
-interface CachedCard {
+/** A card's answers, made once per card document: its JSON, validator and header records. */
+export interface CardAnswers {
   json: string;
   etag: string;
+  lastModified: string;
   /** The validators and caching headers (for a 304), and the same with the content type (for a 200). */
   common: Record<string, string>;
   full: Record<string, string>;
 }
 
-/** Serves the public card with ETag / Last-Modified / Cache-Control and answers conditional requests with 304. */
-export class AgentCardRoute {
-  private readonly cache = new LRUCache<string, CachedCard>({ max: 32 });
-  private readonly lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+export function cardAnswers(card: object, lastModified: string, maxAgeSeconds: number): CardAnswers {
+  const json = JSON.stringify(card);
+  const etag = `"${fnv1a(json)}"`;
+  const common = {
+    etag,
+    'last-modified': lastModified,
+    'cache-control': `public, max-age=${maxAgeSeconds}`,
+    vary: 'A2A-Version',
+  };
+  return { json, etag, lastModified, common, full: { 'content-type': 'application/json', ...common } };
+}
 
-  constructor(
-    private readonly build: (baseUrl: string) => AgentCard,
-    private readonly maxAgeSeconds: number,
-  ) {}
-
-  serve(request: Request, baseUrl: string, headers: HeaderInit): Response {
-    let cached = this.cache.get(baseUrl);
-    if (!cached) {
-      const json = JSON.stringify(this.build(baseUrl));
-      const etag = `"${fnv1a(json)}"`;
-      const common = {
-        etag,
-        'last-modified': this.lastModified,
-        'cache-control': `public, max-age=${this.maxAgeSeconds}`,
-        vary: 'A2A-Version',
-      };
-      cached = { json, etag, common, full: { 'content-type': 'application/json', ...common } };
-      this.cache.set(baseUrl, cached);
-    }
-    // The header records are built once per card (Response copies them; no one writes to ours).
-    const extra = Object.keys(headers).length > 0;
-    if (notModified(request, cached.etag, this.lastModified))
-      return new Response(null, { status: 304, headers: extra ? { ...cached.common, ...headers } : cached.common });
-    return textResponse(request.method === 'HEAD' ? null : cached.json, {
-      status: 200,
-      headers: extra ? { ...cached.full, ...headers } : cached.full,
-    });
+/** Serves a card with ETag / Last-Modified / Cache-Control and answers conditional requests with 304. */
+export function serveCard(request: Request, answers: CardAnswers): Response {
+  // The header records are shared by every answer of the card (nothing writes to them).
+  if (notModified(request, answers.etag, answers.lastModified)) {
+    return new Response(null, { status: 304, headers: answers.common });
   }
+  return textResponse(request.method === 'HEAD' ? null : answers.json, { status: 200, headers: answers.full });
 }
 
 function notModified(request: Request, etag: string, lastModified: string): boolean {
