@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Block, Program } from './examples.js';
+
+const exec = promisify(execFile);
+
+/** A fresh npm project per framework version, as a user would set one up. */
+export interface ProjectSpec {
+  name: string;
+  /** The `run=` family that selects this project (`run=express` runs in express4 and express5). */
+  family: string;
+  /** npm specs besides the tarballs: the framework, its types and what the READMEs use with it. */
+  deps: string[];
+  /** Type-check the installed .d.ts too (ours and the framework's); one project pays for it, the others skip. */
+  libCheck?: boolean;
+}
+
+const COMMON = ['typescript@~5.9.3', '@types/node@^20.19.0'];
+
+export const PROJECTS: ProjectSpec[] = [
+  { name: 'express5', family: 'express', deps: ['express@^5', '@types/express@^5'], libCheck: true },
+  { name: 'express4', family: 'express', deps: ['express@^4.21', '@types/express@^4'] },
+  { name: 'koa3', family: 'koa', deps: ['koa@^3', '@types/koa@^3', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'] },
+  { name: 'koa2', family: 'koa', deps: ['koa@^2', '@types/koa@^2', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'] },
+  { name: 'hapi21', family: 'hapi', deps: ['@hapi/hapi@^21'] },
+];
+
+export function runsIn(block: Block, project: ProjectSpec): boolean {
+  return block.run.includes(project.family) || block.run.includes(project.name);
+}
+
+/** `npm install` of the tarballs the programs import (plus their @a2a dependencies) and the project's deps. */
+export async function installProject(
+  dir: string,
+  project: ProjectSpec,
+  programs: Program[],
+  tarballs: Map<string, { file: string; a2aDeps: string[] }>,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: `readme-${project.name}`, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    const t = tarballs.get(name);
+    if (!t || wanted.has(name)) return;
+    wanted.add(name);
+    for (const d of t.a2aDeps) add(d);
+  };
+  for (const p of programs) {
+    for (const f of p.files) for (const m of f.code.matchAll(/from '(@a2a\/[\w-]+)/g)) add(m[1] ?? '');
+  }
+  const specs = [...[...wanted].map((n) => tarballs.get(n)?.file ?? ''), ...project.deps, ...COMMON];
+  // --prefer-offline: the shared npm cache answers what it holds without revalidating, so repeat runs stay fast.
+  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+    cwd: dir,
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, NPM_CONFIG_UPDATE_NOTIFIER: 'false' },
+  });
+}
+
+export interface CompileResult {
+  ok: boolean;
+  /** tsc's diagnostics with each program file replaced by its README and line. */
+  output: string;
+}
+
+/** Writes every program's files verbatim and compiles the project once with tsc (strict) under the node on PATH. */
+export async function compileProject(dir: string, project: ProjectSpec, programs: Program[]): Promise<CompileResult> {
+  const origin = new Map<string, Block>();
+  for (const p of programs) {
+    await mkdir(join(dir, 'src', p.dir), { recursive: true });
+    for (const f of p.files) {
+      await writeFile(join(dir, 'src', p.dir, f.file), f.code);
+      origin.set(`src/${p.dir}/${f.file}`, f);
+    }
+  }
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      esModuleInterop: true,
+      skipLibCheck: !project.libCheck,
+      rootDir: 'src',
+      outDir: 'dist',
+      types: ['node'],
+    },
+    include: ['src'],
+  };
+  await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  try {
+    await exec(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { ok: true, output: '' };
+  } catch (err) {
+    const raw = `${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? ''}`;
+    const output = raw.replace(/^(src\/[^(]+)\((\d+),(\d+)\)/gm, (all, file: string, line: string, col: string) => {
+      const block = origin.get(file);
+      return block ? `${block.readme}:${block.line + Number(line) - 1}:${col} (block ${block.file})` : all;
+    });
+    return { ok: false, output: output || String(err) };
+  }
+}

@@ -1,0 +1,160 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driveLetterWriter } from '../src/drive.js';
+import { type Block, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
+import { type CompileResult, compileProject, installProject, PROJECTS, runsIn } from '../src/projects.js';
+
+// The executable README (issue 16 item 4): every published package is packed, the tarballs are installed with npm into
+// a fresh project per framework version, the READMEs' marked examples are written there verbatim, compiled with tsc
+// (strict) and run, and each running example is driven with the official client (@a2a-js/sdk). The marking
+// convention is in docs/readme-examples.md. Needs the npm registry (the frameworks; npm's cache keeps repeats fast).
+
+const exec = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../../..');
+const PNPM = ['-y', 'pnpm@10.34.8'];
+
+interface Published {
+  name: string;
+  dir: string;
+  a2aDeps: string[];
+}
+
+async function publishedPackages(): Promise<Published[]> {
+  const out: Published[] = [];
+  for (const entry of await readdir(join(ROOT, 'packages'))) {
+    const dir = join(ROOT, 'packages', entry);
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8').catch(() => '{}'));
+    if (!pkg.name || pkg.private) continue;
+    const deps = { ...pkg.dependencies, ...pkg.peerDependencies };
+    out.push({ name: pkg.name, dir, a2aDeps: Object.keys(deps).filter((d) => d.startsWith('@a2a/')) });
+  }
+  return out;
+}
+
+const packages = await publishedPackages();
+const scans = readmePaths(
+  ROOT,
+  packages.map((p) => p.dir),
+).map((path) => scanReadme(ROOT, path));
+const programs = programsOf(scans.flatMap((s) => s.blocks));
+
+let work: string;
+const prepared = new Map<string, Promise<CompileResult>>();
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'a2a-readme-'));
+  // dist is what the tarballs ship: build it (turbo-cached; in CI the build phase already did it), then pack.
+  const filters = packages.map((p) => `--filter=${p.name}`);
+  await exec('npx', [...PNPM, 'build', ...filters], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const tgz = join(work, 'tarballs');
+  await exec('npx', [...PNPM, '-r', ...filters, 'pack', '--pack-destination', tgz], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const files = await readdir(tgz);
+  const tarballs = new Map<string, { file: string; a2aDeps: string[] }>();
+  for (const p of packages) {
+    const file = files.find((f) => f.startsWith(`${p.name.replace('@', '').replace('/', '-')}-`));
+    if (!file) throw new Error(`pnpm pack made no tarball for ${p.name} (in ${files.join(', ')})`);
+    tarballs.set(p.name, { file: join(tgz, file), a2aDeps: p.a2aDeps });
+  }
+  // One install and one tsc per framework project, all started at once (npm is mostly waiting on the network).
+  for (const project of PROJECTS) {
+    const mine = programs.filter((p) => runsIn(p.entry, project));
+    const dir = join(work, project.name);
+    prepared.set(
+      project.name,
+      installProject(dir, project, mine, tarballs).then(() => compileProject(dir, project, mine)),
+    );
+  }
+  // Keep an unhandled rejection from surfacing before a test awaits it.
+  for (const p of prepared.values()) p.catch(() => {});
+}, 240_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('README examples', () => {
+  it('every marker is well-formed and every server example is marked', () => {
+    expect(scans.flatMap((s) => s.problems)).toEqual([]);
+    expect(programs.length).toBeGreaterThan(0);
+    for (const project of PROJECTS) {
+      expect(
+        programs.some((p) => runsIn(p.entry, project)),
+        `no README example runs in ${project.name}`,
+      ).toBe(true);
+    }
+  });
+
+  describe.concurrent.each(
+    PROJECTS.flatMap((project) =>
+      programs.filter((p) => runsIn(p.entry, project)).map((program) => ({ project: project.name, program })),
+    ),
+  )('$project: $program.entry.readme, block $program.entry.file (line $program.entry.line)', ({ project, program }) => {
+    it('compiles (tsc strict), runs, and serves send, stream, get, list and cancel to @a2a-js/sdk', async () => {
+      const compiled = await prepared.get(project);
+      if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
+      const entry = join(work, project, 'dist', program.dir, program.entry.file.replace(/\.ts$/, '.js'));
+      const running = await start(entry, program);
+      try {
+        const steps = await driveLetterWriter(running.origin).catch((err: Error) => {
+          throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
+        });
+        expect(steps).toHaveLength(12);
+      } finally {
+        running.child.kill();
+      }
+    }, 300_000);
+  });
+});
+
+function describeBlock(block: Block): string {
+  return `the \`${block.file}\` example at ${block.readme}:${block.line}`;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  await new Promise((ok) => server.close(ok));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Starts the compiled example with PORT set and waits until it accepts connections (or exits). */
+async function start(entry: string, program: Program) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    cwd: join(entry, '..'),
+    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const log = () => (output ? `\n--- its output ---\n${output}` : '');
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${describeBlock(program.entry)} exited (${child.exitCode ?? child.signalCode})${log()}`);
+    }
+    const up = await fetch(origin, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`${describeBlock(program.entry)} did not listen on PORT=${port} within 30 s${log()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, origin, log };
+}
