@@ -113,5 +113,10 @@ function parseAttrs(text: string): Record<string, string> {
 }
 
 function splitList(value: string | undefined): string[] {
-  return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  return value
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }

@@ -22,8 +22,16 @@ const COMMON = ['typescript@~5.9.3', '@types/node@^20.19.0'];
 export const PROJECTS: ProjectSpec[] = [
   { name: 'express5', family: 'express', deps: ['express@^5', '@types/express@^5'], libCheck: true },
   { name: 'express4', family: 'express', deps: ['express@^4.21', '@types/express@^4'] },
-  { name: 'koa3', family: 'koa', deps: ['koa@^3', '@types/koa@^3', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'] },
-  { name: 'koa2', family: 'koa', deps: ['koa@^2', '@types/koa@^2', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'] },
+  {
+    name: 'koa3',
+    family: 'koa',
+    deps: ['koa@^3', '@types/koa@^3', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'],
+  },
+  {
+    name: 'koa2',
+    family: 'koa',
+    deps: ['koa@^2', '@types/koa@^2', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'],
+  },
   { name: 'hapi21', family: 'hapi', deps: ['@hapi/hapi@^21'] },
 ];
 

@@ -48,6 +48,8 @@ const prepared = new Map<string, Promise<CompileResult>>();
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'a2a-readme-'));
+  const t0 = performance.now();
+  const since = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
   // dist is what the tarballs ship: build it (turbo-cached; in CI the build phase already did it), then pack.
   const filters = packages.map((p) => `--filter=${p.name}`);
   await exec('npx', [...PNPM, 'build', ...filters], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
@@ -63,13 +65,20 @@ beforeAll(async () => {
     if (!file) throw new Error(`pnpm pack made no tarball for ${p.name} (in ${files.join(', ')})`);
     tarballs.set(p.name, { file: join(tgz, file), a2aDeps: p.a2aDeps });
   }
+  console.log(`readme-check: built and packed ${packages.length} packages in ${since(t0)}`);
   // One install and one tsc per framework project, all started at once (npm is mostly waiting on the network).
   for (const project of PROJECTS) {
     const mine = programs.filter((p) => runsIn(p.entry, project));
     const dir = join(work, project.name);
+    const t1 = performance.now();
     prepared.set(
       project.name,
-      installProject(dir, project, mine, tarballs).then(() => compileProject(dir, project, mine)),
+      installProject(dir, project, mine, tarballs).then(async () => {
+        const t2 = performance.now();
+        const compiled = await compileProject(dir, project, mine);
+        console.log(`readme-check: ${project.name} installed in ${since(t1)}, tsc ${since(t2)}`);
+        return compiled;
+      }),
     );
   }
   // Keep an unhandled rejection from surfacing before a test awaits it.
@@ -92,15 +101,15 @@ describe('README examples', () => {
     }
   });
 
-  describe.concurrent.each(
-    PROJECTS.flatMap((project) =>
-      programs.filter((p) => runsIn(p.entry, project)).map((program) => ({ project: project.name, program })),
-    ),
-  )('$project: $program.entry.readme, block $program.entry.file (line $program.entry.line)', ({ project, program }) => {
-    it('compiles (tsc strict), runs, and serves send, stream, get, list and cancel to @a2a-js/sdk', async () => {
+  const cases = PROJECTS.flatMap((project) =>
+    programs.filter((p) => runsIn(p.entry, project)).map((program) => ({ project: project.name, program })),
+  );
+  for (const { project, program } of cases) {
+    const { readme, file, line } = program.entry;
+    it.concurrent(`${project}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk`, async () => {
       const compiled = await prepared.get(project);
       if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
-      const entry = join(work, project, 'dist', program.dir, program.entry.file.replace(/\.ts$/, '.js'));
+      const entry = join(work, project, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
       const running = await start(entry, program);
       try {
         const steps = await driveLetterWriter(running.origin).catch((err: Error) => {
@@ -111,7 +120,7 @@ describe('README examples', () => {
         running.child.kill();
       }
     }, 300_000);
-  });
+  }
 });
 
 function describeBlock(block: Block): string {
@@ -132,7 +141,7 @@ async function start(entry: string, program: Program) {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: join(entry, '..'),
-    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

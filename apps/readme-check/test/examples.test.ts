@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { programsOf, scanReadme } from '../src/examples.js';
+
+// The marker convention of docs/readme-examples.md, on small READMEs (the packed-tarball run is in
+// readme-examples.test.ts).
+const root = mkdtempSync(join(tmpdir(), 'a2a-readme-scan-'));
+const readme = (name: string, text: string) => {
+  writeFileSync(join(root, name), text);
+  return scanReadme(root, join(root, name));
+};
+
+describe('README example markers', () => {
+  it('takes marked blocks verbatim with their README line, and composes programs with the root modules', () => {
+    const top = readme('README.md', '# x\n\n<!-- example file=agent.ts -->\n```ts\nexport const a = 1;\n```\n');
+    const pkg = readme(
+      'PKG.md',
+      [
+        'text',
+        '<!-- example file=server.ts run=express,koa3 -->',
+        '```ts',
+        "import { a } from './agent.js';",
+        'app.listen(process.env.PORT ?? 3000);',
+        '```',
+        '',
+        '```ts',
+        'app.use(a2aKoa(a2a)); // a fragment: not run',
+        '```',
+      ].join('\n'),
+    );
+    expect(top.problems).toEqual([]);
+    expect(pkg.problems).toEqual([]);
+    expect(pkg.blocks).toEqual([
+      {
+        readme: 'PKG.md',
+        line: 4,
+        file: 'server.ts',
+        run: ['express', 'koa3'],
+        code: "import { a } from './agent.js';\napp.listen(process.env.PORT ?? 3000);\n",
+      },
+    ]);
+    const [program, ...rest] = programsOf([...top.blocks, ...pkg.blocks]);
+    expect(rest).toEqual([]);
+    expect(program?.dir).toBe('PKG-md--server');
+    expect(program?.files.map((f) => `${f.readme}:${f.file}`)).toEqual(['README.md:agent.ts', 'PKG.md:server.ts']);
+  });
+
+  it('fails an unmarked server example and a marker without a block or a file name', () => {
+    const scan = readme(
+      'BAD.md',
+      [
+        '```ts',
+        'app.listen(3000);',
+        '```',
+        '<!-- example file=server.ts run=hapi -->',
+        'prose instead of a block',
+        '<!-- example run=hapi -->',
+        '```ts',
+        'await server.start();',
+        '```',
+      ].join('\n'),
+    );
+    expect(scan.blocks).toEqual([]);
+    expect(scan.problems).toEqual([
+      expect.stringMatching(/^BAD\.md:2: this block starts a server but has no <!-- example/),
+      'BAD.md:4: an example marker must be followed by a code block',
+      'BAD.md:6: an example marker needs file=<name>.ts',
+    ]);
+  });
+});
