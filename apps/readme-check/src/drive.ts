@@ -6,6 +6,8 @@ import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/cl
 // (helper "integration"). Until then a card that is not at the origin is read from under the README's prefix.
 export const CARD_AT_ORIGIN = false;
 const LEGACY_CARD_PREFIX = '/a2a';
+/** Whether some example needed the fallback (when none did, CARD_AT_ORIGIN can be flipped). */
+export let cardOnlyUnderPrefix = false;
 
 /** Creates a client from the card, as the official SDK finds it: `ClientFactory.createFromUrl(origin)`. */
 async function clientFor(origin: string, transport: string): Promise<Client> {
@@ -16,6 +18,7 @@ async function clientFor(origin: string, transport: string): Promise<Client> {
     return await factory.createFromUrl(origin);
   } catch (err) {
     if (CARD_AT_ORIGIN) throw new Error(`no agent card at ${origin}/.well-known/agent-card.json: ${err}`);
+    cardOnlyUnderPrefix = true;
     return factory.createFromUrl(`${origin}${LEGACY_CARD_PREFIX}/.well-known/agent-card.json`, '');
   }
 }

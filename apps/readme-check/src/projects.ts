@@ -63,10 +63,13 @@ export async function installProject(
   }
   const specs = [...[...wanted].map((n) => tarballs.get(n)?.file ?? ''), ...project.deps, ...COMMON];
   // --prefer-offline: the shared npm cache answers what it holds without revalidating, so repeat runs stay fast.
-  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+  const args = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...specs];
+  await exec('npm', args, {
     cwd: dir,
     maxBuffer: 16 * 1024 * 1024,
     env: { ...process.env, NPM_CONFIG_UPDATE_NOTIFIER: 'false' },
+  }).catch((err: Error & { stderr?: string }) => {
+    throw new Error(`npm ${args.join(' ')} failed in the ${project.name} project:\n${err.stderr || err.message}`);
   });
 }
 
