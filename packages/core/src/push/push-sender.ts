@@ -3,6 +3,7 @@ import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import { toStreamResponse } from '../server/stream-response.js';
 import type { PushConfigStore, TaskEventRecord, TaskStore } from '../store/task-store.js';
 import { isTerminal } from '../task-state.js';
+import { deadlineSignal } from './deadline-signal.js';
 import {
   InMemoryPushDeliveryStateStore,
   type PushConfigHealth,
@@ -345,7 +346,7 @@ export class PushSender implements PushNotificationHook {
     } catch (error) {
       return { kind: 'disable', reason: errorMessage(error) };
     }
-    const signal = AbortSignal.any([this.closed.signal, AbortSignal.timeout(this.timeoutMs)]);
+    const deadline = deadlineSignal(this.closed.signal, this.timeoutMs);
     let response: Response;
     try {
       response = await this.fetchFn(config.url, {
@@ -353,12 +354,16 @@ export class PushSender implements PushNotificationHook {
         headers,
         body: body as Uint8Array<ArrayBuffer>,
         redirect: 'manual',
-        signal,
+        signal: deadline.signal,
       });
     } catch (error) {
       if (isBlockedAddress(error)) return { kind: 'disable', reason: errorMessage(error) };
-      const timedOut = signal.aborted && !this.closed.signal.aborted;
-      return { kind: 'retry', reason: timedOut ? `timed out after ${this.timeoutMs} ms` : errorMessage(error) };
+      return {
+        kind: 'retry',
+        reason: deadline.timedOut ? `timed out after ${this.timeoutMs} ms` : errorMessage(error),
+      };
+    } finally {
+      deadline.dispose();
     }
     // Only the status matters: never buffer what a receiver sends back.
     void response.body?.cancel().catch(() => {});
