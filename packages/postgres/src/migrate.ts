@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { Pool, PoolClient } from 'pg';
 import { connectionError } from './errors.js';
+import { guardPoolErrors } from './pool-errors.js';
 
 const MIGRATIONS_DIR = new URL('../migrations/', import.meta.url);
 /** Any fixed key: serializes instances that start together. */
@@ -13,6 +14,7 @@ const LOCK_KEY = 0x0a2a_5157;
  */
 export async function migrate(pool: Pool): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  guardPoolErrors(pool); // a restart during the migration fails it, never the process
   let client: PoolClient;
   try {
     client = await pool.connect();

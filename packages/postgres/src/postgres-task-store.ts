@@ -22,6 +22,7 @@ import { LogSubscription } from './log-subscription.js';
 import { migrate } from './migrate.js';
 import { PgNotifier } from './notifier.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
+import { guardPoolErrors } from './pool-errors.js';
 import { fromKey, toKey } from './text-key.js';
 
 export const EVENTS_CHANNEL = 'a2a_task_events';
@@ -116,8 +117,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
             ...(typeof connection === 'string' ? { connectionString: connection } : connection),
           });
     this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
-    // An idle client that loses its connection (server restart) emits here; without a listener it would crash the process.
-    this.pool.on('error', () => {});
+    guardPoolErrors(this.pool);
     this.cache = new LRUCache({ max: options.cacheSize ?? 10_000 });
     const listenConfig = (this.pool as unknown as { options: pg.ClientConfig }).options;
     this.notifier = new PgNotifier(
