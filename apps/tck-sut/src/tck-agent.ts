@@ -27,7 +27,7 @@ export function tckAgentCard(options: { requiredExtension?: boolean; extendedCar
         name: 'Conformance behaviours',
         description: 'Completes, asks for input, streams artifacts or answers with a message, as the kit asks',
         tags: ['tck', 'conformance'],
-        examples: ['tck-complete-task', 'tck-stream-artifact-chunked'],
+        examples: ['tck-complete-task', 'tck-stream-artifact-chunked', 'tck-auth-required', 'tck-delayed-complete'],
       },
     ],
   };
@@ -66,10 +66,25 @@ const artifactThenComplete =
     await ctx.complete();
   };
 
+/**
+ * WORKING for a while, then COMPLETED, all inside `execute()`: a blocking send observably waits for the end and a
+ * `returnImmediately` one does not (the kit's execution-mode checks).
+ */
+const delayedComplete =
+  (ms: number): Behaviour =>
+  async (ctx) => {
+    await ctx.working();
+    await sleep(ms, ctx.signal);
+    if (!ctx.signal.aborted) await ctx.complete('Done after delay');
+  };
+
 /** v1.0 kit behaviours by messageId prefix; longer prefixes first where one prefixes another. */
-const BEHAVIOURS: [prefix: string, behaviour: Behaviour][] = [
+const behaviours = (options: Required<TckAgentOptions>): [prefix: string, behaviour: Behaviour][] => [
   ['tck-complete-task', (ctx) => ctx.complete('Hello from TCK')],
   ['tck-input-required', (ctx) => ctx.inputRequired('Please provide more input')],
+  // Open and waiting: AUTH_REQUIRED is an interrupted state, not a terminal one.
+  ['tck-auth-required', (ctx) => ctx.authRequired('Authentication required: sign in and send the credentials')],
+  ['tck-delayed-complete', delayedComplete(options.delayedCompleteMs)],
   ['tck-message-response', (ctx) => ctx.reply('Direct message response')],
   ['tck-artifact-text', artifactThenComplete({ text: 'Generated text content' })],
   ['tck-artifact-file-url', artifactThenComplete({ parts: [URL_PART] })],
@@ -109,14 +124,24 @@ const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal
 export interface TckAgentOptions {
   /** How long a v0.3 task stays WORKING before it asks for input (the 0.3 kit attaches streams meanwhile). */
   v03WorkingMs?: number;
+  /** How long `tck-delayed-complete` stays WORKING. Default 2 s. */
+  delayedCompleteMs?: number;
 }
 
+/** The behaviour a v1.0 message asks for: by messageId prefix (the kit's `tck_id`), else by its text. */
+const chooseBehaviour = (table: [string, Behaviour][], ctx: AgentContext): Behaviour | undefined => {
+  const id = ctx.message.messageId;
+  const text = ctx.message.parts.find((p) => p.text !== undefined)?.text?.trim() ?? '';
+  return table.find(([prefix]) => id.startsWith(prefix))?.[1] ?? table.find(([prefix]) => text.startsWith(prefix))?.[1];
+};
+
 /**
- * v1.0 requests: the behaviour the messageId prefix names. v0.3 requests: the generic agent the 0.3 kit expects
+ * v1.0 requests: the behaviour the messageId prefix (or else the text) names. v0.3 requests: the generic agent the 0.3 kit expects
  * (working with a status message, then input-required with a reply, again for every follow-up; never completes).
  */
 export function createTckExecutor(options: TckAgentOptions = {}): AgentExecutor {
   const workingMs = options.v03WorkingMs ?? 3000;
+  const table = behaviours({ v03WorkingMs: workingMs, delayedCompleteMs: options.delayedCompleteMs ?? 2000 });
   return {
     async execute(ctx) {
       if (ctx.protocolVersion !== '1.0') {
@@ -130,10 +155,9 @@ export function createTckExecutor(options: TckAgentOptions = {}): AgentExecutor 
           .catch(() => {}); // canceled meanwhile
         return;
       }
-      const id = ctx.message.messageId;
-      const behaviour = BEHAVIOURS.find(([prefix]) => id.startsWith(prefix))?.[1];
+      const behaviour = chooseBehaviour(table, ctx);
       if (behaviour) return behaviour(ctx);
-      return ctx.complete(`Unhandled messageId prefix: ${id}`);
+      return ctx.complete(`Unhandled messageId prefix: ${ctx.message.messageId}`);
     },
   };
 }

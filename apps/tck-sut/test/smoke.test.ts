@@ -6,7 +6,7 @@ import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
 describe.each(ADAPTERS)('TCK SUT on %s', (adapter) => {
   let sut: RunningSut;
   beforeAll(async () => {
-    sut = await startSut({ adapter, port: 0, v03WorkingMs: 50 });
+    sut = await startSut({ adapter, port: 0, v03WorkingMs: 50, delayedCompleteMs: 300 });
   });
   afterAll(() => sut.close());
 
@@ -46,6 +46,41 @@ describe.each(ADAPTERS)('TCK SUT on %s', (adapter) => {
       filename: 'output.txt',
       mediaType: 'text/plain',
     });
+  });
+
+  it('tck-auth-required: the task waits, open, in AUTH_REQUIRED (by messageId prefix or by text)', async () => {
+    for (const msg of [
+      message('tck-auth-required-1'),
+      { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'tck-auth-required' }] },
+    ]) {
+      const sent = await rpc('SendMessage', { message: msg });
+      expect(sent.result.task.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
+      expect(sent.result.task.status.message.parts[0].text).toMatch(/auth/i);
+      const later = await rpc('GetTask', { id: sent.result.task.id });
+      expect(later.result.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
+    }
+  });
+
+  it('tck-delayed-complete: WORKING for a while, then COMPLETED "Done after delay"; blocking sends wait for it', async () => {
+    const early = await rpc('SendMessage', {
+      message: message('tck-delayed-complete-1'),
+      configuration: { returnImmediately: true },
+    });
+    expect(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']).toContain(early.result.task.status.state);
+    const get = async () => (await rpc('GetTask', { id: early.result.task.id })).result.status;
+    await expect.poll(async () => (await get()).state, { timeout: 2000, interval: 20 }).toBe('TASK_STATE_WORKING');
+    await expect.poll(async () => (await get()).state, { timeout: 5000 }).toBe('TASK_STATE_COMPLETED');
+    expect((await get()).message.parts[0].text).toBe('Done after delay');
+
+    const blocking = await rpc('SendMessage', {
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'tck-delayed-complete' }] },
+    });
+    expect(blocking.result.task.status).toMatchObject({
+      state: 'TASK_STATE_COMPLETED',
+      message: { parts: [{ text: 'Done after delay' }] },
+    });
+    const stored = (await rpc('GetTask', { id: blocking.result.task.id })).result;
+    expect(stored.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('streams the chunked artifact over SSE, chunk by chunk', async () => {
