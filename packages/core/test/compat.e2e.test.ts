@@ -303,7 +303,7 @@ describe('signed agent cards', () => {
     return { signing: { kid, privateKey, publicJwk }, publicJwk };
   };
 
-  it('canonicalises with the spec example (field presence, JCS ordering, no signatures)', () => {
+  it('canonicalises as the official SDKs do (explicit-presence false kept, empties dropped, JCS, no signatures)', () => {
     const fragment = {
       name: 'Example Agent',
       description: '',
@@ -312,7 +312,7 @@ describe('signed agent cards', () => {
       signatures: [{ protected: 'x', signature: 'y' }],
     };
     expect(canonicalAgentCard(fragment)).toBe(
-      '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}',
+      '{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}',
     );
   });
 

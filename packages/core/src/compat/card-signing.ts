@@ -10,10 +10,11 @@ import {
   type JWK,
   type JWSHeaderParameters,
 } from 'jose';
-import type { AgentCardSignature } from '../schemas/agent-card.js';
+import { AgentCardSchema, type AgentCardSignature } from '../schemas/agent-card.js';
 
 // Signed agent cards (spec §8.4): JWS (RFC 7515) with a detached payload = the RFC 8785 (JCS) canonical form of the
-// card without `signatures`, honouring field presence. Several signatures may coexist (key rotation).
+// card without `signatures` and without proto default values, as the official SDKs define it (so their verifiers
+// accept our signatures and we accept theirs). Several signatures may coexist (key rotation).
 
 export interface CardSigningKey {
   kid: string;
@@ -42,7 +43,105 @@ const canonicalize: Canonicalize =
     ? (canonicalizeModule as Canonicalize)
     : (canonicalizeModule as unknown as { default: Canonicalize }).default;
 
-/** Fields that are REQUIRED in the proto: kept even when empty (spec example keeps `"description": ""`). */
+/** The capabilities' proto `optional bool`s: an explicit `false` is kept (field presence). */
+const EXPLICIT_PRESENCE = new Set(['streaming', 'pushNotifications', 'extendedAgentCard']);
+
+/** The bits of a zod schema's definition the projection reads (zod 4 keeps them under `_zod.def`). */
+interface SchemaNode {
+  _zod: {
+    def: {
+      type: string;
+      out?: SchemaNode;
+      innerType?: SchemaNode;
+      shape?: Record<string, SchemaNode>;
+      element?: SchemaNode;
+      valueType?: SchemaNode;
+    };
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Recursively drops empty strings, `null`, empty arrays and empty objects; `undefined` when nothing is left. */
+function withoutEmpty(value: unknown): unknown {
+  if (value === '' || value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    const list = value.map(withoutEmpty).filter((v) => v !== undefined);
+    return list.length > 0 ? list : undefined;
+  }
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const kept = withoutEmpty(v);
+    if (kept !== undefined) out[k] = kept;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The value as its v1.0 schema reads it (ProtoJSON, like the SDKs' proto round trip): unknown fields dropped,
+ * snake_case names accepted, proto defaults (empty strings, `false`, 0, empty lists/maps/messages) omitted except
+ * the explicit-presence booleans; `google.protobuf.Struct` contents only lose their empty values.
+ */
+function project(schema: SchemaNode, value: unknown, key?: string): unknown {
+  const def = schema._zod.def;
+  switch (def.type) {
+    case 'pipe':
+      return def.out ? project(def.out, value, key) : withoutEmpty(value);
+    case 'optional':
+    case 'nullable':
+      return def.innerType ? project(def.innerType, value, key) : withoutEmpty(value);
+    case 'object': {
+      if (!isObject(value) || !def.shape) return withoutEmpty(value);
+      const out: Record<string, unknown> = {};
+      for (const [name, field] of Object.entries(def.shape)) {
+        const v = value[name] ?? value[snakeCase(name)];
+        if (v === undefined || v === null) continue;
+        const kept = project(field, v, name);
+        if (kept !== undefined) out[name] = kept;
+      }
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+    case 'array': {
+      if (!Array.isArray(value) || !def.element) return withoutEmpty(value);
+      const element = def.element;
+      const list = value.map((v) => project(element, v)).filter((v) => v !== undefined);
+      return list.length > 0 ? list : undefined;
+    }
+    case 'record': {
+      if (!isObject(value) || !def.valueType) return withoutEmpty(value);
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const kept = project(def.valueType, v);
+        if (kept !== undefined) out[k] = kept;
+      }
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+    case 'unknown':
+    case 'any':
+      return withoutEmpty(value); // Struct contents: JSON, not proto fields
+    default: {
+      if ((value === false || value === 0) && !(key && EXPLICIT_PRESENCE.has(key))) return undefined;
+      return withoutEmpty(value);
+    }
+  }
+}
+
+/**
+ * The exact bytes that are signed: the card read as a v1.0 AgentCard, minus `signatures`, minus proto default values
+ * (empty strings, `false` and 0 outside the capabilities' explicit-presence booleans, then every empty string, array
+ * and object, required fields included), JCS-serialised. This is the official SDKs' definition; fields outside the
+ * v1.0 card (e.g. the v0.3 duplicates of the superset card) are not covered.
+ */
+export function canonicalAgentCard(card: object): string {
+  const { signatures: _excluded, ...rest } = card as Record<string, unknown>;
+  const text = canonicalize(project(AgentCardSchema as unknown as SchemaNode, rest) ?? {});
+  if (text === undefined) throw new Error('The card cannot be canonicalised');
+  return text;
+}
+
+/** Proto fields REQUIRED in v1.0, kept even when empty by the spec's own example (`"description": ""`). */
 const REQUIRED = new Set([
   'name',
   'description',
@@ -62,29 +161,38 @@ const REQUIRED = new Set([
   'protected',
   'signature',
 ]);
-/** Proto `optional` scalars: an explicit `false` stays (field presence). */
-const OPTIONAL_KEYWORD = new Set(['streaming', 'pushNotifications', 'extendedAgentCard', 'pkceRequired']);
 
-function presence(value: unknown, key: string | undefined): unknown {
-  if (Array.isArray(value)) return value.map((v) => presence(v, undefined));
-  if (typeof value !== 'object' || value === null) return value;
+/** Booleans whose explicit `false` the spec example's reading keeps (`pkceRequired` was wrongly among them). */
+const SPEC_EXAMPLE_PRESENCE = new Set([...EXPLICIT_PRESENCE, 'pkceRequired']);
+
+/** The spec example's reading (required fields kept when empty), which earlier releases signed: verified only. */
+function specExampleForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(specExampleForm);
+  if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === null || v === undefined) continue;
-    const keep = REQUIRED.has(k) || (OPTIONAL_KEYWORD.has(k) && typeof v === 'boolean');
+    const keep = REQUIRED.has(k) || (SPEC_EXAMPLE_PRESENCE.has(k) && typeof v === 'boolean');
     if (!keep && (v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0))) continue;
-    out[k] = presence(v, k);
+    out[k] = specExampleForm(v);
   }
-  void key;
   return out;
 }
 
-/** The exact bytes that are signed: the card minus `signatures`, default values dropped, JCS-serialised. */
-export function canonicalAgentCard(card: object): string {
-  const { signatures: _excluded, ...rest } = card as Record<string, unknown>;
-  const text = canonicalize(presence(rest, undefined));
-  if (text === undefined) throw new Error('The card cannot be canonicalised');
-  return text;
+/**
+ * The payloads a signature may have been made over, ours first: the canonical form; the same with non-ASCII
+ * characters as `\uXXXX` escapes (the Python SDK serialises with `json.dumps`, which escapes them); the spec
+ * example's reading.
+ */
+function verificationPayloads(card: Record<string, unknown>): string[] {
+  const canonical = canonicalAgentCard(card);
+  const { signatures: _excluded, ...rest } = card;
+  const forms = [
+    canonical,
+    canonical.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    canonicalize(specExampleForm(rest)),
+  ];
+  return [...new Set(forms.filter((f): f is string => f !== undefined))];
 }
 
 const encoder = new TextEncoder();
@@ -114,16 +222,18 @@ export async function signAgentCard<T extends object>(
 
 /**
  * Verifies that at least one of the card's signatures was made by one of `keys` (a JWKS, a list of public JWKs, or
- * a JWKS URL) over the card as received. On failure `reason` says why (for every signature).
+ * a JWKS URL) over the card as received: over its canonical form, as this library and the official SDKs sign it, or
+ * over the forms other signers are known to use (see `verificationPayloads`). On failure `reason` says why (for every
+ * signature).
  */
 export async function verifyAgentCard(card: unknown, keys: CardVerificationKeys): Promise<CardVerification> {
   if (typeof card !== 'object' || card === null) return { valid: false, reason: 'the card is not a JSON object' };
   const signatures = (card as { signatures?: unknown }).signatures;
   if (!Array.isArray(signatures) || signatures.length === 0)
     return { valid: false, reason: 'the card has no signatures' };
-  let payload: string;
+  let payloads: string[];
   try {
-    payload = base64url.encode(canonicalAgentCard(card));
+    payloads = verificationPayloads(card as Record<string, unknown>).map((p) => base64url.encode(p));
   } catch {
     return { valid: false, reason: 'the card cannot be canonicalised' };
   }
@@ -149,20 +259,26 @@ export async function verifyAgentCard(card: unknown, keys: CardVerificationKeys)
       reasons.push(`signature ${i}: the protected header must name alg and kid`);
       continue;
     }
-    try {
-      await flattenedVerify(
-        {
-          payload,
-          protected: s.protected,
-          signature: s.signature,
-          ...(s.header && { header: s.header as JWSHeaderParameters }),
-        },
-        keySet,
-      );
-      return { valid: true, kid: header.kid, alg: header.alg, header };
-    } catch (error) {
-      reasons.push(`signature ${i} (kid ${header.kid}): ${describe(error)}`);
+    let failure: unknown;
+    for (const payload of payloads) {
+      try {
+        await flattenedVerify(
+          {
+            payload,
+            protected: s.protected,
+            signature: s.signature,
+            ...(s.header && { header: s.header as JWSHeaderParameters }),
+          },
+          keySet,
+        );
+        return { valid: true, kid: header.kid, alg: header.alg, header };
+      } catch (error) {
+        failure = error;
+        // Only a signature mismatch can depend on the payload: a missing key or a refused algorithm cannot.
+        if ((error as { code?: string }).code !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') break;
+      }
     }
+    reasons.push(`signature ${i} (kid ${header.kid}): ${describe(failure)}`);
   }
   return { valid: false, reason: reasons.join('; ') };
 }
