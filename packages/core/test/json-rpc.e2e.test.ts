@@ -126,6 +126,20 @@ describe('JSON-RPC binding over HTTP', () => {
     expect(empty).toEqual({ tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 });
   });
 
+  it('reads an unrecognized or unspecified status filter as no filter (JSON-RPC and the REST query)', async () => {
+    const contextId = crypto.randomUUID();
+    await s.rpc('SendMessage', { message: userMessage('filtered', { contextId }) });
+    // `@a2a/js-sdk` 1.3 sends `status: "UNRECOGNIZED"` for `listTasks({})` (ts-proto's unset enum).
+    for (const status of ['UNRECOGNIZED', -1, 'TASK_STATE_UNSPECIFIED', 0]) {
+      const r = await s.rpc('ListTasks', { contextId, status });
+      expect(r.body.result?.totalSize, String(status)).toBe(1);
+    }
+    for (const status of ['UNRECOGNIZED', 'TASK_STATE_UNSPECIFIED', '0']) {
+      const r = await s.rest('GET', `/tasks?contextId=${contextId}&status=${status}`);
+      expect([r.status, r.body.totalSize], status).toEqual([200, 1]);
+    }
+  });
+
   it('scopes tasks to the caller', async () => {
     const task = (await send('mine', {}, { 'x-user': 'alice' })).body.result.task;
     expect((await s.rpc('GetTask', { id: task.id }, { 'x-user': 'bob' })).body.error.code).toBe(-32001);
@@ -224,6 +238,8 @@ describe('JSON-RPC bad input', () => {
     const wrongType = await raw('{}', 'text/plain');
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.error.code).toBe(-32005); // ContentTypeNotSupported
+    const named = await raw('{"jsonrpc":"2.0","id":41,"method":"ListTasks"}', 'text/plain');
+    expect(named.body).toMatchObject({ id: 41, error: { code: -32005 } }); // the id is echoed when readable
     const small = await startServer({ agentCard: card, executor: fixture.executor, maxBodyBytes: 1024 });
     try {
       const r = await fetch(`${small.url}/`, {
@@ -248,7 +264,9 @@ describe('JSON-RPC bad input', () => {
     try {
       const call = (headers: Record<string, string>) =>
         secured.rpc('SendMessage', { message: userMessage('hi') }, headers);
-      expect((await call({})).status).toBe(401);
+      const refused = await call({});
+      expect(refused.status).toBe(401);
+      expect(refused.body.id).toEqual(expect.any(Number)); // echoed, not null
       expect((await call({ authorization: 'Bearer bad' })).status).toBe(401);
       const ok = await call({ authorization: 'Bearer good' });
       expect(ok.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -270,9 +288,15 @@ describe('JSON-RPC bad input', () => {
     expect((await r.json()).result.tasks).toBeDefined();
   });
 
-  it('rejects an explicitly requested version it does not serve', async () => {
+  it('rejects an explicitly requested version it does not serve, echoing the request id', async () => {
     const r = await s.rpc('ListTasks', {}, { 'A2A-Version': '9.9' });
     expect(r.body.error.code).toBe(-32009);
+    const echoed = await fetch(`${s.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '9.9' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'v-7', method: 'ListTasks', params: {} }),
+    });
+    expect(await echoed.json()).toMatchObject({ id: 'v-7', error: { code: -32009 } });
     expect((await s.rpc('ListTasks', {}, { 'A2A-Version': '1.0.1' })).body.result).toBeDefined();
   });
 });

@@ -8,7 +8,7 @@ import { RequestCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
-import { serveJsonRpc } from './json-rpc.js';
+import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
 import { isPrepared, plainResponse, requestDisconnect } from './prepared.js';
 import { parseRequestUrl, type RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
@@ -202,9 +202,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         restMediaType(request),
       );
     }
-    const fail = (error: A2AError, headers: HeaderInit = {}) =>
+    const fail = async (error: A2AError, headers: HeaderInit = {}) =>
       isJsonRpc
-        ? jsonRpcErrorResponse(null, error, headers)
+        ? jsonRpcErrorResponse(await peekJsonRpcId(request, settings.maxBodyBytes), error, headers)
         : statusErrorResponse(error, headers, restMediaType(request));
 
     try {

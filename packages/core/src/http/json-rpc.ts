@@ -27,16 +27,31 @@ export function parseJsonRpc(text: string): JsonRpcCall {
     );
   }
   const { jsonrpc, method, id, params } = body as Record<string, unknown>;
-  const validId =
-    id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-  const callId = validId ? ((id ?? null) as JsonRpcId) : null;
-  if (!validId)
+  const callId = isJsonRpcId(id) ? (id ?? null) : null;
+  if (!isJsonRpcId(id))
     throw withId(new A2AError('InvalidRequest', 'Invalid request: id must be a string, a number or null'), null);
   if (jsonrpc !== '2.0') throw withId(new A2AError('InvalidRequest', 'Invalid request: jsonrpc must be "2.0"'), callId);
   if (typeof method !== 'string' || method === '') {
     throw withId(new A2AError('InvalidRequest', 'Invalid request: method must be a non-empty string'), callId);
   }
   return { id: callId, method, params };
+}
+
+const isJsonRpcId = (id: unknown): id is JsonRpcId | undefined =>
+  id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
+/**
+ * The id of a JSON-RPC request refused before its envelope was read (version, media type, caller), so that its
+ * error answers with it (JSON-RPC 2.0 §5); `null` when the body cannot tell (too large, not JSON, no valid id).
+ */
+export async function peekJsonRpcId(request: Request, maxBytes: number): Promise<JsonRpcId> {
+  try {
+    const body: unknown = JSON.parse(await readBodyText(request, maxBytes));
+    const id = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).id : undefined;
+    return isJsonRpcId(id) ? (id ?? null) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Request ids travel with errors raised after the envelope was read. */

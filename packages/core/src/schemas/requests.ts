@@ -2,12 +2,18 @@ import { z } from 'zod';
 import { MessageSchema } from './message.js';
 import { bool, int32, protoMessage, struct, timestamp } from './proto-json.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
-import { TaskSchema, TaskStateEnum } from './task.js';
+import { TaskSchema, TaskStateSchema } from './task.js';
 
 const tenant = z.string().optional();
 const id = z.string().min(1);
 /** `historyLength`: unset = everything, 0 = none, n = the n most recent. */
 const historyLength = int32.pipe(z.number().min(0, { message: 'must not be negative' })).optional();
+/**
+ * A task-state filter: UNSPECIFIED (0) and ts-proto's UNRECOGNIZED (-1), which `@a2a-js/sdk` sends for an unset
+ * filter, mean "no filter"; any other name must be a real state.
+ */
+const NO_STATE_FILTER: ReadonlySet<unknown> = new Set(['TASK_STATE_UNSPECIFIED', 'UNRECOGNIZED', 0, -1, '0', '-1']);
+const stateFilter = z.preprocess((v) => (NO_STATE_FILTER.has(v) ? undefined : v), TaskStateSchema.optional());
 const pageSize = int32.pipe(z.number().min(1).max(100, { message: 'must be between 1 and 100' })).optional();
 
 export const SendMessageConfigurationSchema = protoMessage({
@@ -32,7 +38,7 @@ export type GetTaskRequest = z.output<typeof GetTaskRequestSchema>;
 export const ListTasksRequestSchema = protoMessage({
   tenant,
   contextId: z.string().optional(),
-  status: TaskStateEnum.optional(),
+  status: stateFilter,
   pageSize,
   pageToken: z.string().optional(),
   historyLength,

@@ -43,6 +43,15 @@ describe('ProtoJSON input', () => {
     expect(ListTasksRequestSchema.safeParse({ status: 'TASK_STATE_BOGUS' }).success).toBe(false);
   });
 
+  it('reads an unspecified or unrecognized status filter as no filter (what @a2a-js/sdk sends for listTasks({}))', () => {
+    for (const status of ['UNRECOGNIZED', -1, '-1', 'TASK_STATE_UNSPECIFIED', 0, '0', null]) {
+      expect(ListTasksRequestSchema.parse({ status }).status, String(status)).toBeUndefined();
+    }
+    for (const status of ['TASK_STATE_BOGUS', 'unrecognized', 42, true, {}]) {
+      expect(ListTasksRequestSchema.safeParse({ status }).success, String(status)).toBe(false);
+    }
+  });
+
   it('ignores unknown fields and treats null as unset', () => {
     const message = MessageSchema.parse({
       messageId: 'm',

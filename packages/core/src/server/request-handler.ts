@@ -172,7 +172,7 @@ export class A2ARequestHandler {
     try {
       const page = await this.store.list(ownerOf(call), {
         contextId: request.contextId,
-        status: request.status === 'TASK_STATE_UNSPECIFIED' ? undefined : request.status,
+        status: request.status,
         statusTimestampAfter: request.statusTimestampAfter,
         pageSize: request.pageSize ?? DEFAULT_PAGE_SIZE,
         pageToken: request.pageToken || undefined,
