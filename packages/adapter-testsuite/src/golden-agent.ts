@@ -54,7 +54,7 @@ export const goldenCard: AgentCardInput = {
   description: 'Deterministic agent for wire tests',
   version: '1.0.0',
   capabilities: { streaming: true, pushNotifications: true },
-  defaultInputModes: ['text/plain'],
+  defaultInputModes: ['text/plain', 'image/png'], // the recorded v0.3 clients send PNG files
   defaultOutputModes: ['text/plain', 'application/json'],
   skills: [{ id: 'joke', name: 'Jokes', description: 'Tells jokes', tags: ['fun'] }],
 };

@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import { merge } from '../merge.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
 import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
-import type { Message } from '../schemas/message.js';
+import type { Message, Part } from '../schemas/message.js';
 import {
   publicPushConfig,
   type TaskPushNotificationConfig,
@@ -33,6 +33,7 @@ import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { onCallAbort } from './call-context.js';
 import { Execution } from './execution.js';
+import { inputModeChecker } from './input-modes.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
 
@@ -62,6 +63,12 @@ export interface RequestHandlerOptions {
   pushNotifications?: PushNotificationHook;
   /** Errors of agents and internals that are not the client's fault. Default: console.error. */
   onError?: (error: unknown) => void;
+  /**
+   * Accept message parts of any media type. Default false: a part whose `mediaType` (text parts without one are
+   * `text/plain`) is not among the card's `defaultInputModes` or a skill's `inputModes` is refused with
+   * ContentTypeNotSupportedError (-32005 / HTTP 400) before anything is stored (spec §3.1.1).
+   */
+  acceptAnyInputMode?: boolean;
   /** Clock (tests). */
   now?: () => string;
   /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
@@ -100,11 +107,13 @@ export class A2ARequestHandler {
   private readonly onError: (error: unknown) => void;
   private readonly coordinator: ExecutionCoordinator;
   private readonly now: () => string;
+  private readonly checkInputModes: (parts: readonly Part[]) => void;
   private lastTimestamp = '';
 
   constructor(private readonly options: RequestHandlerOptions) {
     this.agentCard = normalizeCard(options.agentCard);
     this.executor = options.executor;
+    this.checkInputModes = options.acceptAnyInputMode ? () => {} : inputModeChecker(this.agentCard);
     const store = options.taskStore ?? new InMemoryTaskStore();
     this.store = store;
     const pushStore = options.pushConfigStore ?? (isPushConfigStore(store) ? store : undefined);
@@ -320,6 +329,7 @@ export class A2ARequestHandler {
       throw invalidParams('Invalid params: message.role: must be ROLE_USER', [
         { field: 'message.role', description: 'must be ROLE_USER' },
       ]);
+    this.checkInputModes(message.parts);
     const pushInput = configuration?.taskPushNotificationConfig;
     if (pushInput) {
       this.requirePush();

@@ -1,0 +1,33 @@
+import { A2AError } from '../errors.js';
+import type { AgentCard } from '../schemas/agent-card.js';
+import type { Part } from '../schemas/message.js';
+
+/** `type/subtype` in lower case, parameters dropped (`Text/Plain; charset=utf-8` → `text/plain`). */
+const essence = (mediaType: string): string => (mediaType.split(';', 1)[0] ?? '').trim().toLowerCase();
+
+/**
+ * The media types a card accepts (spec §3.1.1): its `defaultInputModes` and every skill's `inputModes` (a message
+ * names no skill, so any skill's modes may be the one it targets). `*` / `type/*` entries are wildcards.
+ */
+export function inputModeChecker(card: AgentCard): (parts: readonly Part[]) => void {
+  const modes = new Set([...card.defaultInputModes, ...card.skills.flatMap((s) => s.inputModes ?? [])].map(essence));
+  const accepts = (mediaType: string): boolean => {
+    const type = essence(mediaType);
+    return (
+      modes.has(type) || modes.has('*/*') || modes.has('*') || modes.has(`${type.split('/', 1)[0] ?? ''}/*`)
+    );
+  };
+  const accepted = [...modes].join(', ');
+  return (parts) => {
+    parts.forEach((part, i) => {
+      // A text part without a media type is text/plain; other parts without one name none to check.
+      const mediaType = part.mediaType ?? (part.text !== undefined ? 'text/plain' : undefined);
+      if (mediaType === undefined || accepts(mediaType)) return;
+      throw new A2AError(
+        'ContentTypeNotSupported',
+        `Incompatible content types: message.parts[${i}] has media type ${JSON.stringify(mediaType)}, which is not supported by this agent (accepted: ${accepted})`,
+        { metadata: { mediaType, field: `message.parts[${i}].mediaType`, accepted } },
+      );
+    });
+  };
+}
