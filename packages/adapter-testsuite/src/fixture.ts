@@ -4,7 +4,9 @@ import {
   type AgentExecutor,
   createA2AHandler,
   InMemoryTaskStore,
+  type StoredTask,
   type TaskEventRecord,
+  type TaskPushNotificationConfig,
 } from '@a2a/core';
 
 export const FIXTURE_CARD: AgentCardInput = {
@@ -43,6 +45,24 @@ class CountingStore extends InMemoryTaskStore {
   readonly open = new Map<string, number>();
   /** Tasks whose live subscriptions fail on their next record (a store outage as a stream sees it). */
   readonly failing = new Set<string>();
+  /** Writes a client's request makes (tasks, user messages, push configs); agents' own events are not counted. */
+  clientWrites = 0;
+  override create(...args: Parameters<InMemoryTaskStore['create']>): Promise<StoredTask> {
+    this.clientWrites++;
+    return super.create(...args);
+  }
+  override append(...args: Parameters<InMemoryTaskStore['append']>): Promise<TaskEventRecord> {
+    if (args[2].kind === 'history') this.clientWrites++;
+    return super.append(...args);
+  }
+  override savePushConfig(config: TaskPushNotificationConfig): Promise<void> {
+    this.clientWrites++;
+    return super.savePushConfig(config);
+  }
+  override deletePushConfig(taskId: string, id: string): Promise<void> {
+    this.clientWrites++;
+    return super.deletePushConfig(taskId, id);
+  }
   override subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
     const inner = super.subscribe(taskId, afterSeq, signal);
     const { open, failing } = this;
@@ -135,6 +155,8 @@ export function createFixture(card: AgentCardInput = FIXTURE_CARD) {
     release: (name: string) => gate(name).resolve(),
     /** Live store subscriptions of a task (a stream being served holds one). */
     openSubscriptions: (taskId: string) => store.open.get(taskId) ?? 0,
+    /** How many client writes the store took (see CountingStore.clientWrites). */
+    clientWrites: () => store.clientWrites,
     canceled,
   };
 }

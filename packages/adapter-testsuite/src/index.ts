@@ -1,3 +1,4 @@
+export { type AdversarialOptions, defineAdversarialSuite, KNOWN_BRIDGE_CASES } from './adversarial.js';
 export { type Client, client, eventually, type Reply, read, sse, userMessage, within } from './client.js';
 export {
   createFixture,

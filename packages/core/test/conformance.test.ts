@@ -1,12 +1,17 @@
 import { createServer } from 'node:http';
-import { defineAdapterConformanceSuite, testCaller } from '@a2a/adapter-testsuite';
+import {
+  type AdapterHarness,
+  defineAdapterConformanceSuite,
+  defineAdversarialSuite,
+  testCaller,
+} from '@a2a/adapter-testsuite';
 import { createNodeHandler } from '../src/node/index.js';
 
 // The reference: core's own Node bridge on plain node:http. A "body parser" here is a listener that consumes the
 // JSON body first and leaves `req.body` (what connect-style parsers do); compression has no plain-node equivalent.
 const isJson = (type: string | undefined) => /^application\/(a2a\+)?json/i.test(type ?? '');
 
-defineAdapterConformanceSuite({
+const harness: AdapterHarness = {
   name: 'node:http (reference)',
   async start(a2a, options) {
     const listener = createNodeHandler(a2a, {
@@ -51,4 +56,7 @@ defineAdapterConformanceSuite({
         }),
     };
   },
-});
+};
+
+defineAdapterConformanceSuite(harness);
+defineAdversarialSuite(harness);

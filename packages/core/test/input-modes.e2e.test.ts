@@ -10,7 +10,7 @@ beforeAll(async () => {
   const modal = {
     ...card,
     defaultInputModes: ['text/plain', 'application/json'],
-    skills: [{ ...card.skills[0], inputModes: ['image/*'] }],
+    skills: [{ id: 'look', name: 'Look', description: 'Looks at images', tags: ['images'], inputModes: ['image/*'] }],
   };
   s = await startServer({ agentCard: modal, executor: fixture.executor });
   open = await startServer({ agentCard: modal, executor: fixture.executor, acceptAnyInputMode: true });
@@ -28,7 +28,10 @@ const pdf = { raw: 'dGNr', mediaType: 'application/pdf' };
 describe('input modes', () => {
   it.each([
     ['a text part without a media type (text/plain)', { text: 'plain' }],
-    ['a declared media type with parameters, any case', { data: { a: 1 }, mediaType: 'Application/JSON; charset=utf-8' }],
+    [
+      'a declared media type with parameters, any case',
+      { data: { a: 1 }, mediaType: 'Application/JSON; charset=utf-8' },
+    ],
     ['a skill input mode (wildcard)', { url: 'https://example.com/a.png', mediaType: 'image/png' }],
     ['a data part without a media type', { data: [1, 2] }],
   ])('accepts %s', async (_name, part) => {

@@ -1,5 +1,10 @@
 import type { Server } from 'node:http';
-import { defineAdapterConformanceSuite, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import {
+  defineAdapterConformanceSuite,
+  defineAdversarialSuite,
+  type HarnessStartOptions,
+  testCaller,
+} from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import compression from 'compression';
 import express5 from 'express';
@@ -38,5 +43,7 @@ function harness(name: string, express: ExpressFactory) {
   };
 }
 
-defineAdapterConformanceSuite(harness('Express 5', express5));
-defineAdapterConformanceSuite(harness('Express 4', express4));
+for (const h of [harness('Express 5', express5), harness('Express 4', express4)]) {
+  defineAdapterConformanceSuite(h);
+  defineAdversarialSuite(h);
+}

@@ -1,10 +1,15 @@
-import { defineAdapterConformanceSuite, testCaller } from '@a2a/adapter-testsuite';
+import {
+  type AdapterHarness,
+  defineAdapterConformanceSuite,
+  defineAdversarialSuite,
+  testCaller,
+} from '@a2a/adapter-testsuite';
 import Hapi from '@hapi/hapi';
 import { type A2AHapiOptions, a2aHapi } from '../src/index.js';
 
 // Hapi parses nothing on the plugin's route; the "body parser" flag picks Hapi buffering the payload ('data').
 // Compression is Hapi's built-in gzip (on by default); the flag makes every response eligible (minBytes 1).
-defineAdapterConformanceSuite({
+const harness: AdapterHarness = {
   name: 'Hapi 21',
   async start(handler, o) {
     const server = Hapi.server({
@@ -33,4 +38,7 @@ defineAdapterConformanceSuite({
       },
     };
   },
-});
+};
+
+defineAdapterConformanceSuite(harness);
+defineAdversarialSuite(harness);

@@ -1,5 +1,10 @@
 import type { Server } from 'node:http';
-import { defineAdapterConformanceSuite, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import {
+  defineAdapterConformanceSuite,
+  defineAdversarialSuite,
+  type HarnessStartOptions,
+  testCaller,
+} from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
@@ -48,5 +53,7 @@ function harness(name: string, Koa: KoaClass) {
   };
 }
 
-defineAdapterConformanceSuite(harness('Koa 3', Koa3));
-defineAdapterConformanceSuite(harness('Koa 2', Koa2 as unknown as KoaClass));
+for (const h of [harness('Koa 3', Koa3), harness('Koa 2', Koa2 as unknown as KoaClass)]) {
+  defineAdapterConformanceSuite(h);
+  defineAdversarialSuite(h);
+}

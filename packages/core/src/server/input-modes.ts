@@ -13,9 +13,7 @@ export function inputModeChecker(card: AgentCard): (parts: readonly Part[]) => v
   const modes = new Set([...card.defaultInputModes, ...card.skills.flatMap((s) => s.inputModes ?? [])].map(essence));
   const accepts = (mediaType: string): boolean => {
     const type = essence(mediaType);
-    return (
-      modes.has(type) || modes.has('*/*') || modes.has('*') || modes.has(`${type.split('/', 1)[0] ?? ''}/*`)
-    );
+    return modes.has(type) || modes.has('*/*') || modes.has('*') || modes.has(`${type.split('/', 1)[0] ?? ''}/*`);
   };
   const accepted = [...modes].join(', ');
   return (parts) => {

@@ -33,8 +33,8 @@ import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { onCallAbort } from './call-context.js';
 import { Execution } from './execution.js';
-import { inputModeChecker } from './input-modes.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
+import { inputModeChecker } from './input-modes.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
