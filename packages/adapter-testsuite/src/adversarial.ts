@@ -307,6 +307,10 @@ function checkBody(c: AdversarialCase, r: RawResponse, what: string): boolean {
     const body = JSON.parse(r.body);
     expect(body.jsonrpc, what).toBe('2.0');
     expect(['string', 'number', 'object'], what).toContain(typeof body.id);
+    // A readable request id is echoed on every answer, errors raised before the envelope was read included (§5).
+    const encoded = c.request.headers.some(([n]) => n.toLowerCase() === 'content-encoding'); // bytes not the JSON
+    const id = encoded ? undefined : readableId(c.request.body);
+    if (id !== undefined && r.status !== 413) expect(body.id, `the request id not echoed: ${what}`).toEqual(id);
     if (c.invalid) expect(body.error, `a mistake accepted: ${what}`).toBeDefined();
     if (body.error === undefined) return false;
     checkRpcError(c, body.error, what);
@@ -325,6 +329,19 @@ function checkBody(c: AdversarialCase, r: RawResponse, what: string): boolean {
   if (r.status < 400) return r.status >= 300;
   if (r.status !== 404 && c.request.method !== 'HEAD') checkStatusBody(r, what, c.request.path.startsWith('/v1/'));
   return true;
+}
+
+/** The id of a well-formed JSON-RPC request body (string or finite number), else `undefined`. */
+function readableId(raw: string | Uint8Array | undefined): string | number | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const body = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    if (typeof body !== 'object' || body === null || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return;
+    const { id } = body as { id: unknown };
+    return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function checkRpcError(c: AdversarialCase, error: Record<string, unknown>, what: string): void {
