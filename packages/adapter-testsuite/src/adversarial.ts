@@ -23,7 +23,7 @@ import type { AdapterHarness, HarnessStartOptions, StartedServer } from './harne
 import { RawConnection, type RawRequest, type RawResponse } from './raw-http.js';
 
 export interface AdversarialOptions {
-  /** Generated cases per category and configuration. Default 40 (A2A_ADVERSARIAL_RUNS overrides). */
+  /** Generated cases per category and configuration. Default 30 (A2A_ADVERSARIAL_RUNS overrides). */
   numRuns?: number;
   /** fast-check seed. Default fixed (A2A_ADVERSARIAL_SEED overrides, to replay a CI failure). */
   seed?: number;
@@ -142,7 +142,7 @@ const RPC_CODES = (code: number) => (code >= -32099 && code <= -32001) || (code 
  * and ListTasks compared), the same keep-alive connection still serving, and the server still up afterwards.
  */
 export function defineAdversarialSuite(harness: AdapterHarness, options: AdversarialOptions = {}): void {
-  const numRuns = Number(process.env.A2A_ADVERSARIAL_RUNS ?? options.numRuns ?? 40);
+  const numRuns = Number(process.env.A2A_ADVERSARIAL_RUNS ?? options.numRuns ?? 30);
   const seed = Number(process.env.A2A_ADVERSARIAL_SEED ?? options.seed ?? 0x2a2a);
   describe(`A2A adversarial suite: ${harness.name}`, () => {
     for (const configuration of CONFIGURATIONS) {
