@@ -13,6 +13,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
       'apps/*/src/**/*.test.ts',
+      'test/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -3,6 +3,9 @@ import type { Pool, PoolClient } from 'pg';
 import { connectionError } from './errors.js';
 import { guardPoolErrors } from './pool-errors.js';
 
+// The CommonJS build (scripts/build-cjs.mjs) rewrites import.meta.url to the CommonJS file's URL after compiling.
+// biome-ignore lint/suspicious/noTsIgnore: import.meta is an error under module=CommonJS, which does not reach the output
+// @ts-ignore
 const MIGRATIONS_DIR = new URL('../migrations/', import.meta.url);
 /** Any fixed key: serializes instances that start together. */
 const LOCK_KEY = 0x0a2a_5157;

@@ -1,0 +1,21 @@
+// The CommonJS half of a package's dual build, run after the ESM build (`tsc -p tsconfig.build.json`):
+// compiles src/ again as CommonJS into dist/cjs/ (tsconfig.cjs.json), marks that folder `"type": "commonjs"` so Node
+// and TypeScript read its .js and .d.ts files as CommonJS, and turns the one ESM-only expression the sources use,
+// `import.meta.url`, into its CommonJS equivalent. Used by every package's `build` script.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const out = join(process.cwd(), 'dist', 'cjs');
+const tsc = createRequire(join(process.cwd(), 'package.json')).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { stdio: 'inherit' });
+writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+  const file = join(entry.parentPath, entry.name);
+  const code = readFileSync(file, 'utf8');
+  if (code.includes('import.meta.url')) {
+    writeFileSync(file, code.replaceAll('import.meta.url', "require('node:url').pathToFileURL(__filename).href"));
+  }
+}

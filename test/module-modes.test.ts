@@ -1,0 +1,117 @@
+// The packed packages as users get them, in every TypeScript module setting users have: CommonJS with
+// `module: commonjs` (node10 resolution), node16 and nodenext in CommonJS and ESM packages, and `bundler`. Each
+// mode type-checks the same tiny consumer with `tsc` (strict), then runs what tsc emitted with Node (`require()` for
+// the CommonJS ones), which answers a real agent-card request through core and the Express adapter.
+// One npm install of the tarballs into a temp dir serves every mode (each mode is a sub-project inside it).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npmEnv, packPackages, ROOT } from '../scripts/pack-packages.mjs';
+
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const DUAL = ['core', 'express', 'koa', 'hapi', 'webhook-receiver', 'postgres'];
+
+// Every published entry point, imported by name (a missing or wrongly typed export fails tsc).
+const CONSUMER = `import { createA2AHandler, type AgentExecutor } from '@a2a/core';
+import { createNodeHandler } from '@a2a/core/node';
+import { a2aExpress } from '@a2a/express';
+import { a2aKoa } from '@a2a/koa';
+import { a2aHapi } from '@a2a/hapi';
+import { createWebhookReceiver } from '@a2a/webhook-receiver';
+import { PostgresTaskStore } from '@a2a/postgres';
+
+const executor: AgentExecutor = { execute: (ctx) => ctx.reply('hi') };
+const a2a = createA2AHandler({
+  agentCard: {
+    name: 'Module mode agent',
+    description: 'answers',
+    version: '1.0.0',
+    skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['echo'] }],
+  },
+  executor,
+});
+const kinds = [createNodeHandler, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map((f) => typeof f);
+async function main(): Promise<void> {
+  const response = await a2a.handle(new Request('http://127.0.0.1/.well-known/agent-card.json'));
+  if (!response) throw new Error('no card route');
+  const card = (await response.json()) as { name: string };
+  const express = a2aExpress(a2a);
+  console.log(JSON.stringify({ card: card.name, kinds, hapi: typeof a2aHapi.register, express: express.length }));
+}
+void main();
+`;
+
+interface Mode {
+  name: string;
+  type: 'commonjs' | 'module';
+  compilerOptions: Record<string, string>;
+}
+
+const MODES: Mode[] = [
+  { name: 'commonjs-node10', type: 'commonjs', compilerOptions: { module: 'commonjs', moduleResolution: 'node10' } },
+  { name: 'node16-cjs', type: 'commonjs', compilerOptions: { module: 'node16', moduleResolution: 'node16' } },
+  { name: 'nodenext-cjs', type: 'commonjs', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
+  { name: 'node16-esm', type: 'module', compilerOptions: { module: 'node16', moduleResolution: 'node16' } },
+  { name: 'nodenext-esm', type: 'module', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
+  { name: 'bundler', type: 'module', compilerOptions: { module: 'preserve', moduleResolution: 'bundler' } },
+];
+
+let work: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'a2a-module-modes-'));
+  const tarballs = packPackages(join(work, 'tarballs'), DUAL);
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'module-modes', private: true }));
+  // Peers (express, koa, @hapi/hapi) come with npm's automatic peer install; types are what a TS user adds.
+  execFileSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...Object.values(tarballs), '@types/node@20', '@types/express@5', '@types/koa@3'],
+    { cwd: work, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('packed packages in every TypeScript module mode', () => {
+  it.each(MODES)('$name: tsc --strict passes and the emitted code runs', ({ name, type, compilerOptions }) => {
+    const dir = join(work, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type }));
+    writeFileSync(join(dir, 'index.ts'), CONSUMER);
+    const tsconfig = {
+      compilerOptions: {
+        ...compilerOptions,
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        strict: true,
+        esModuleInterop: true,
+        skipLibCheck: true,
+        types: ['node'],
+        outDir: 'out',
+      },
+      files: ['index.ts'],
+    };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    try {
+      execFileSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+    } catch (error) {
+      throw new Error(`tsc failed in ${name}:\n${(error as { stdout?: string }).stdout}`);
+    }
+    const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js')], { cwd: dir, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({
+      card: 'Module mode agent',
+      kinds: ['function', 'function', 'function', 'function', 'function'],
+      hapi: 'function',
+      express: 2,
+    });
+  });
+
+  it('plain require() from JavaScript loads every package', () => {
+    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
+    expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
+  });
+});
