@@ -16,6 +16,8 @@ const DUAL = ['core', 'express', 'koa', 'hapi', 'webhook-receiver', 'postgres'];
 // Every published entry point, imported by name (a missing or wrongly typed export fails tsc).
 const CONSUMER = `import { createA2AHandler, type AgentExecutor } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { AgentCardSchema } from '@a2a/core/schemas';
+import { OPERATIONS } from '@a2a/core/internal';
 import { a2aExpress } from '@a2a/express';
 import { a2aKoa } from '@a2a/koa';
 import { a2aHapi } from '@a2a/hapi';
@@ -32,13 +34,16 @@ const a2a = createA2AHandler({
   },
   executor,
 });
-const kinds = [createNodeHandler, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map((f) => typeof f);
+const kinds = [createNodeHandler, AgentCardSchema.parse, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map(
+  (f) => typeof f,
+);
+const operations = Object.keys(OPERATIONS).length > 0;
 async function main(): Promise<void> {
   const response = await a2a.handle(new Request('http://127.0.0.1/.well-known/agent-card.json'));
   if (!response) throw new Error('no card route');
   const card = (await response.json()) as { name: string };
   const express = a2aExpress(a2a);
-  console.log(JSON.stringify({ card: card.name, kinds, hapi: typeof a2aHapi.register, express: express.length }));
+  console.log(JSON.stringify({ card: card.name, kinds, operations, hapi: typeof a2aHapi.register, express: express.length }));
 }
 void main();
 `;
@@ -67,7 +72,16 @@ beforeAll(() => {
   // Peers (express, koa, @hapi/hapi) come with npm's automatic peer install; types are what a TS user adds.
   execFileSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...Object.values(tarballs), '@types/node@20', '@types/express@5', '@types/koa@3'],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...Object.values(tarballs),
+      '@types/node@20',
+      '@types/express@5',
+      '@types/koa@3',
+    ],
     { cwd: work, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
 }, 240_000);
@@ -104,14 +118,15 @@ describe('packed packages in every TypeScript module mode', () => {
     const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js')], { cwd: dir, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({
       card: 'Module mode agent',
-      kinds: ['function', 'function', 'function', 'function', 'function'],
+      kinds: ['function', 'function', 'function', 'function', 'function', 'function'],
+      operations: true,
       hapi: 'function',
       express: 2,
     });
   });
 
   it('plain require() from JavaScript loads every package', () => {
-    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
+    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
 });

@@ -1,6 +1,26 @@
-export * from './compat/index.js';
-export * from './errors.js';
-export { isJsonContentType, readBodyBytes, readBodyText } from './http/body.js';
+// The public API: what an app that serves or calls an A2A agent needs (handler, executor, stores, push, card signing,
+// errors, the protocol's types). Zod schemas of the protocol objects: `@a2a/core/schemas`. Building blocks for the
+// framework adapters and sibling packages (wire translators, SSE framing, body readers, proto-JSON helpers):
+// `@a2a/core/internal`, outside semver.
+
+export type { CardSigningOptions, CardVariant } from './compat/card-routes.js';
+export {
+  type CardSigningKey,
+  type CardVerification,
+  type CardVerificationKeys,
+  signAgentCard,
+  verifyAgentCard,
+} from './compat/card-signing.js';
+export { SERVED_VERSIONS, type VersionPolicy } from './compat/negotiate.js';
+export type { LegacyVersion } from './compat/shape.js';
+export {
+  A2A_ERRORS,
+  A2AError,
+  type A2AErrorOptions,
+  type A2AErrorType,
+  type FieldViolation,
+  isA2AError,
+} from './errors.js';
 export {
   type A2AHandlerOptions,
   type A2AHttpHandler,
@@ -8,26 +28,88 @@ export {
   createA2AHandler,
   type HandleOptions,
   type MountableHandler,
-  requestedVersion,
 } from './http/create-handler.js';
-export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
-export * from './push/index.js';
-export * from './schemas/index.js';
-export type * from './server/agent-executor.js';
 export {
-  type ExecutionCoordinator,
-  localExecutionCoordinator,
-  type TrackedExecution,
-} from './server/execution-coordinator.js';
-export { OPERATIONS, type Operation, type OperationEnv, type OperationName } from './server/operations.js';
+  InMemoryPushDeliveryStateStore,
+  type PushConfigHealth,
+  type PushDeliveryState,
+  type PushDeliveryStateStore,
+} from './push/delivery-state.js';
+export type { PushNotificationHook } from './push/push-hook.js';
+export {
+  createPushSender,
+  type DeliveryFailure,
+  type DeliverySuccess,
+  defaultPushSerializer,
+  type PushPayload,
+  PushSender,
+  type PushSenderOptions,
+  type PushSerializer,
+} from './push/push-sender.js';
+export {
+  BODY_HASH_CLAIM,
+  generatePushSigningKey,
+  type JsonWebKeySet,
+  PushSigner,
+  type PushSignerOptions,
+  type PushSigningKey,
+  SIGNATURE_HEADER,
+} from './push/push-signer.js';
+export type { RetryPolicy } from './push/retry-policy.js';
+export {
+  BlockedAddressError,
+  createPushUrlValidator,
+  type HostResolver,
+  PushUrlGuard,
+  type PushUrlPolicy,
+} from './push/ssrf-guard.js';
+export { standardWebhooksSignature } from './push/standard-webhooks.js';
+export type {
+  AgentCapabilities,
+  AgentCard,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentSkill,
+  SecurityRequirement,
+  SecurityScheme,
+} from './schemas/agent-card.js';
+export type { Message, Part, Role } from './schemas/message.js';
+export type {
+  AuthenticationInfo,
+  TaskPushNotificationConfig,
+  TaskPushNotificationConfigInput,
+} from './schemas/push-config.js';
+export type {
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+} from './schemas/requests.js';
+export type {
+  Artifact,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+} from './schemas/task.js';
+export type * from './server/agent-executor.js';
+export type { ExecutionCoordinator, TrackedExecution } from './server/execution-coordinator.js';
 export {
   A2ARequestHandler,
   type AgentCardInput,
   createRequestHandler,
-  ownerOf,
   type RequestHandlerOptions,
 } from './server/request-handler.js';
-export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-memory-task-store.js';
 export * from './store/task-store.js';
 export * from './task-state.js';

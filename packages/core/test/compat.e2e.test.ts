@@ -1,23 +1,25 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AgentCardSchema,
   type CardSigningKey,
+  type Message,
+  type StreamResponse,
+  signAgentCard,
+  type Task,
+  verifyAgentCard,
+} from '../src/index.js';
+import {
   canonicalAgentCard,
   fromV03AgentCard,
   fromV03Message,
   fromV03StreamResult,
   fromV03Task,
-  type Message,
-  type StreamResponse,
-  signAgentCard,
-  type Task,
   toV03AgentCard,
   toV03Message,
   toV03StreamResult,
   toV03Task,
-  verifyAgentCard,
-} from '../src/index.js';
+} from '../src/internal.js';
+import { AgentCardSchema } from '../src/schemas/index.js';
 import { fixtureExecutor } from './agent-fixture.js';
 import { card, sseReader, startServer, type TestServer, userMessage } from './helpers.js';
 

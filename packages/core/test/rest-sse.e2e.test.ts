@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListTasksResponseSchema, SendMessageResponseSchema } from '../src/index.js';
+import { ListTasksResponseSchema, SendMessageResponseSchema } from '../src/schemas/index.js';
 import { fixtureExecutor } from './agent-fixture.js';
 import { card, eventually, sseReader, startServer, type TestServer, userMessage } from './helpers.js';
 

@@ -1,4 +1,6 @@
-import { isA2AError, isJsonContentType, readBodyBytes, StreamResponseSchema } from '@a2a/core';
+import { isA2AError } from '@a2a/core';
+import { isJsonContentType, readBodyBytes } from '@a2a/core/internal';
+import { StreamResponseSchema } from '@a2a/core/schemas';
 import { LRUCache } from 'lru-cache';
 import secureJson from 'secure-json-parse';
 import { PARSED_BODY_HINT, WebhookError } from './errors.js';

@@ -1,4 +1,5 @@
-import { BODY_HASH_CLAIM, SIGNATURE_HEADER, sha256Base64Url, standardWebhooksSignature } from '@a2a/core';
+import { BODY_HASH_CLAIM, SIGNATURE_HEADER, standardWebhooksSignature } from '@a2a/core';
+import { sha256Base64Url } from '@a2a/core/internal';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,

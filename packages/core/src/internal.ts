@@ -1,0 +1,42 @@
+// Building blocks for the framework adapters and sibling packages (@a2a/express, @a2a/postgres,
+// @a2a/webhook-receiver, ...): wire translators, SSE framing, body readers, proto-JSON helpers, error helpers.
+// Not semver-covered: apps use `@a2a/core` (and `@a2a/core/schemas` for the Zod schemas).
+export { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from './compat/card-routes.js';
+export { canonicalAgentCard } from './compat/card-signing.js';
+export { checkServedVersion, jsonRpcWire } from './compat/negotiate.js';
+export { toV01Message, toV01Part, V01View } from './compat/v01-translate.js';
+export {
+  fromV03AgentCard,
+  toSupersetAgentCard,
+  toV03AgentCard,
+  toV03SecurityScheme,
+  V03_PROTOCOL_VERSION,
+} from './compat/v03-card.js';
+export { v03PushSerializer } from './compat/v03-push.js';
+export {
+  fromV03Artifact,
+  fromV03Message,
+  fromV03PushConfig,
+  fromV03StreamResult,
+  fromV03Task,
+  toV03Artifact,
+  toV03Message,
+  toV03Part,
+  toV03PushConfig,
+  toV03SendResult,
+  toV03State,
+  toV03Status,
+  toV03StreamResult,
+  toV03Task,
+} from './compat/v03-translate.js';
+export type * from './compat/v03-types.js';
+export { ERROR_DOMAIN, fromZodError, invalidParams, taskNotFound, toA2AError } from './errors.js';
+export { isJsonContentType, readBodyBytes, readBodyText } from './http/body.js';
+export { requestedVersion } from './http/create-handler.js';
+export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
+export { sha256Base64Url } from './push/push-signer.js';
+export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';
+export { localExecutionCoordinator } from './server/execution-coordinator.js';
+export { OPERATIONS, type Operation, type OperationEnv, type OperationName } from './server/operations.js';
+export { ownerOf } from './server/request-handler.js';
+export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';

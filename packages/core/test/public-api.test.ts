@@ -1,0 +1,60 @@
+// The root entry is the public API: an app's names only. Protocol schemas live in `@a2a/core/schemas`, adapter
+// building blocks in `@a2a/core/internal`. A name added to the root must be added here on purpose.
+import { describe, expect, it } from 'vitest';
+import * as root from '../src/index.js';
+import * as internal from '../src/internal.js';
+import * as schemas from '../src/schemas/index.js';
+
+const ROOT = [
+  'A2AError',
+  'A2ARequestHandler',
+  'A2A_ERRORS',
+  'BODY_HASH_CLAIM',
+  'BlockedAddressError',
+  'ConcurrentModificationError',
+  'INTERRUPTED_STATES',
+  'InMemoryPushDeliveryStateStore',
+  'InMemoryTaskStore',
+  'InvalidPageTokenError',
+  'InvalidTransitionError',
+  'PushSender',
+  'PushSigner',
+  'PushUrlGuard',
+  'SERVED_VERSIONS',
+  'SIGNATURE_HEADER',
+  'TERMINAL_STATES',
+  'applyTaskEvent',
+  'canTransition',
+  'copyTask',
+  'createA2AHandler',
+  'createPushSender',
+  'createPushUrlValidator',
+  'createRequestHandler',
+  'defaultPushSerializer',
+  'generatePushSigningKey',
+  'isA2AError',
+  'isInterrupted',
+  'isTerminal',
+  'newTask',
+  'signAgentCard',
+  'standardWebhooksSignature',
+  'verifyAgentCard',
+  'viewTask',
+];
+
+describe('public API', () => {
+  it('the root exports exactly the app-facing names', () => {
+    expect(Object.keys(root).sort()).toEqual(ROOT);
+  });
+
+  it('internals are off the root and reachable from @a2a/core/internal or /schemas', () => {
+    for (const name of ['bool', 'int32', 'struct', 'protoEnum', 'protoMessage', 'V01View', 'toV03Task', 'OPERATIONS']) {
+      expect(root).not.toHaveProperty(name);
+      expect(internal).toHaveProperty(name);
+    }
+    for (const name of ['AgentCardSchema', 'MessageSchema', 'TaskSchema', 'StreamResponseSchema']) {
+      expect(root).not.toHaveProperty(name);
+      expect(schemas).toHaveProperty(name);
+    }
+  });
+});
