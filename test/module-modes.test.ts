@@ -129,4 +129,10 @@ describe('packed packages in every TypeScript module mode', () => {
     const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
+
+  it('core and the adapters start without loading jose (signing code loads at first use)', () => {
+    const code = `for (const p of ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi']) require(p);
+      console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/jose/')).length)`;
+    expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
+  });
 });

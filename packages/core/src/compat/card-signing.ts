@@ -1,15 +1,6 @@
 import canonicalizeModule from 'canonicalize';
-import {
-  base64url,
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  decodeProtectedHeader,
-  FlattenedSign,
-  flattenedVerify,
-  importJWK,
-  type JWK,
-  type JWSHeaderParameters,
-} from 'jose';
+import type { JWK, JWSHeaderParameters } from 'jose';
+import { loadJose } from '../load-jose.js';
 import { AgentCardSchema, type AgentCardSignature } from '../schemas/agent-card.js';
 
 // Signed agent cards (spec §8.4): JWS (RFC 7515) with a detached payload = the RFC 8785 (JCS) canonical form of the
@@ -204,6 +195,7 @@ export async function signAgentCard<T extends object>(
 ): Promise<T & { signatures: AgentCardSignature[] }> {
   if (keys.length === 0) throw new Error('signAgentCard needs at least one key');
   const payload = encoder.encode(canonicalAgentCard(card));
+  const { FlattenedSign, importJWK } = await loadJose();
   const signatures: AgentCardSignature[] = [];
   for (const key of keys) {
     const alg = key.alg ?? (isJwk(key.privateKey) ? key.privateKey.alg : undefined) ?? 'ES256';
@@ -231,6 +223,7 @@ export async function verifyAgentCard(card: unknown, keys: CardVerificationKeys)
   const signatures = (card as { signatures?: unknown }).signatures;
   if (!Array.isArray(signatures) || signatures.length === 0)
     return { valid: false, reason: 'the card has no signatures' };
+  const { base64url, createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, flattenedVerify } = await loadJose();
   let payloads: string[];
   try {
     payloads = verificationPayloads(card as Record<string, unknown>).map((p) => base64url.encode(p));

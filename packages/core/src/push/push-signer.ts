@@ -1,4 +1,5 @@
-import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import type { JWK } from 'jose';
+import { loadJose } from '../load-jose.js';
 
 /** The header carrying the agent's JWT over a notification. */
 export const SIGNATURE_HEADER = 'a2a-notification-signature';
@@ -68,6 +69,7 @@ export class PushSigner {
   }): Promise<string> {
     const keys = await this.prepared;
     const key = keys.find((k) => k.kid === this.activeKid) as PreparedKey;
+    const { SignJWT } = await loadJose();
     const iat = Math.floor((input.now ?? Date.now()) / 1000);
     return new SignJWT({ taskId: input.taskId, [BODY_HASH_CLAIM]: await sha256Base64Url(input.body) })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
@@ -94,6 +96,7 @@ export class PushSigner {
 
 /** A fresh extractable key pair for {@link PushSignerOptions.keys}. */
 export async function generatePushSigningKey(kid: string, alg = 'ES256'): Promise<PushSigningKey> {
+  const { exportJWK, generateKeyPair } = await loadJose();
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   return { kid, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } };
 }
@@ -107,6 +110,7 @@ export async function sha256Base64Url(bytes: Uint8Array): Promise<string> {
 
 async function prepare(input: PushSigningKey): Promise<PreparedKey> {
   const alg = input.alg ?? (isJwk(input.privateKey) ? input.privateKey.alg : undefined) ?? 'ES256';
+  const { exportJWK, importJWK } = await loadJose();
   const key = isJwk(input.privateKey) ? await importJWK(input.privateKey, alg) : input.privateKey;
   let publicJwk = input.publicJwk;
   if (!publicJwk) {
