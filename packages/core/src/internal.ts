@@ -40,3 +40,4 @@ export { localExecutionCoordinator } from './server/execution-coordinator.js';
 export { OPERATIONS, type Operation, type OperationEnv, type OperationName } from './server/operations.js';
 export { ownerOf } from './server/request-handler.js';
 export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
+export { BoundedCache, type BoundedCacheOptions } from './store/bounded-cache.js';

@@ -15,7 +15,7 @@ import {
   type TaskStore,
   viewTask,
 } from '@a2a/core';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '@a2a/core/internal';
 import pg from 'pg';
 import { connectionError, storeError } from './errors.js';
 import { LogSubscription } from './log-subscription.js';
@@ -94,7 +94,7 @@ SELECT pg_notify('${EVENTS_CHANNEL}', $9) FROM inserted`;
 export class PostgresTaskStore implements TaskStore, PushConfigStore {
   readonly pool: pg.Pool;
   private readonly ownsPool: boolean;
-  private readonly cache: LRUCache<string, Current>;
+  private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
   private readonly notifier: PgNotifier;
   private readonly onError: (error: unknown) => void;
@@ -118,7 +118,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
           });
     this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
     guardPoolErrors(this.pool);
-    this.cache = new LRUCache({ max: options.cacheSize ?? 10_000 });
+    this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
     const listenConfig = (this.pool as unknown as { options: pg.ClientConfig }).options;
     this.notifier = new PgNotifier(
       listenConfig,

@@ -1,7 +1,6 @@
 import { isA2AError } from '@a2a/core';
-import { isJsonContentType, readBodyBytes } from '@a2a/core/internal';
+import { BoundedCache, isJsonContentType, readBodyBytes } from '@a2a/core/internal';
 import { StreamResponseSchema } from '@a2a/core/schemas';
-import { LRUCache } from 'lru-cache';
 import secureJson from 'secure-json-parse';
 import { PARSED_BODY_HINT, WebhookError } from './errors.js';
 import { type AnyNotification, type Notification, type NotificationKind, toNotification } from './notification.js';
@@ -47,7 +46,7 @@ export interface ReceiveResult {
 /** Verification, de-duplication and typed dispatch of A2A push notifications (layered like octokit/webhooks). */
 export class WebhookReceiver {
   private readonly handlers = new Map<NotificationKind | '*', Set<NotificationHandler<NotificationKind>>>();
-  private readonly seen: LRUCache<string, true> | undefined;
+  private readonly seen: BoundedCache<string, true> | undefined;
   private readonly verifyJwt;
   private readonly verifyHmac;
   private readonly maxBodyBytes: number;
@@ -64,7 +63,7 @@ export class WebhookReceiver {
     this.seen =
       options.dedup === false
         ? undefined
-        : new LRUCache({ max: options.dedup?.max ?? 10_000, ttl: options.dedup?.ttlMs ?? 86_400_000 });
+        : new BoundedCache({ max: options.dedup?.max ?? 10_000, ttlMs: options.dedup?.ttlMs ?? 86_400_000 });
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   }
 

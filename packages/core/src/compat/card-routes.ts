@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
-import { LRUCache } from 'lru-cache';
 import { type CardAnswers, cardAnswers, serveCard } from '../http/agent-card-route.js';
 import type { AgentCard } from '../schemas/agent-card.js';
+import { BoundedCache } from '../store/bounded-cache.js';
 import { type CardSigningKey, signAgentCard } from './card-signing.js';
 import { toSupersetAgentCard } from './v03-card.js';
 
@@ -26,7 +26,7 @@ const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as con
 /** Serves the card per version (with `Vary: A2A-Version`), signed when keys are configured, and the card JWKS. */
 export class VersionedCardRoutes {
   /** Per variant and base URL (the Host decides it): the answers, or their making. Bounded against Host floods. */
-  private readonly cards = new LRUCache<string, CardAnswers | Promise<CardAnswers>>({ max: 64 });
+  private readonly cards = new BoundedCache<string, CardAnswers | Promise<CardAnswers>>({ max: 64 });
   private readonly lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
 
   constructor(

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { A2AError, fromZodError, isA2AError } from '../errors.js';
 import type { Message } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
@@ -12,6 +11,7 @@ import {
   withCall,
 } from '../server/operations.js';
 import { ownerOf } from '../server/request-handler.js';
+import { BoundedCache } from '../store/bounded-cache.js';
 import { badShape, compact, isObject, type LegacyVersion, optionalObject } from './shape.js';
 import { toV01Message, V01View } from './v01-translate.js';
 import { toV03AgentCard } from './v03-card.js';
@@ -321,8 +321,8 @@ const v01PushConfig = (config: TaskPushNotificationConfig) => {
 /** The method tables of the older wires, plus the v0.1 client-chosen task id aliases. */
 export class LegacyMethods {
   /** v0.1 clients name their tasks; the engine does not take client ids, so keep (owner, client id) -> server id. */
-  private readonly aliases = new LRUCache<string, string>({ max: 10_000 });
-  private readonly reverse = new LRUCache<string, string>({ max: 10_000 });
+  private readonly aliases = new BoundedCache<string, string>({ max: 10_000 });
+  private readonly reverse = new BoundedCache<string, string>({ max: 10_000 });
 
   static find(method: string): LegacyMethod | undefined {
     if (Object.hasOwn(V03, method)) return V03[method];

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../store/bounded-cache.js';
 
 export type PushConfigHealth = 'active' | 'failing' | 'disabled';
 
@@ -22,10 +22,10 @@ export interface PushDeliveryStateStore {
 }
 
 export class InMemoryPushDeliveryStateStore implements PushDeliveryStateStore {
-  private readonly states: LRUCache<string, PushDeliveryState>;
+  private readonly states: BoundedCache<string, PushDeliveryState>;
 
   constructor(max = 100_000) {
-    this.states = new LRUCache({ max });
+    this.states = new BoundedCache({ max });
   }
 
   async get(taskId: string, configId: string): Promise<PushDeliveryState | undefined> {

@@ -1,8 +1,8 @@
-import { LRUCache } from 'lru-cache';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { Task } from '../schemas/task.js';
 import { applyTaskEvent, copyTask, isTerminal, type TaskEvent, viewTask } from '../task-state.js';
 import { AsyncQueue } from './async-queue.js';
+import { BoundedCache } from './bounded-cache.js';
 import { ListOrder } from './list-order.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import {
@@ -39,7 +39,7 @@ interface Entry {
  * event does not grow with the task, live subscribers fed directly.
  */
 export class InMemoryTaskStore implements TaskStore, PushConfigStore {
-  private readonly tasks: LRUCache<string, Entry>;
+  private readonly tasks: BoundedCache<string, Entry>;
   /** Per owner, the tasks in ascending `listSeq` (a status change moves a task to the end). */
   private readonly byOwner = new Map<TaskOwner, ListOrder<Entry>>();
   private readonly subscribers = new Map<string, Set<AsyncQueue<TaskEventRecord>>>();
@@ -49,12 +49,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 60 * 60 * 1000;
-    this.tasks = new LRUCache<string, Entry>({
+    this.tasks = new BoundedCache<string, Entry>({
       max: options.maxTasks ?? 10_000,
-      ttlAutopurge: false,
-      allowStale: false,
-      // Re-setting a task (new TTL) stores the same entry again: lru-cache does not dispose it then.
-      dispose: (entry, taskId) => this.forget(taskId, entry),
+      // Re-setting a task (new TTL) stores the same entry again: that is no removal.
+      onRemove: (entry, taskId) => this.forget(taskId, entry),
     });
   }
 
@@ -106,7 +104,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     if (isTerminal(record.state)) {
       entry.log = undefined;
       entry.task = compact(entry.task);
-      this.tasks.set(taskId, entry, { ttl: this.terminalTtlMs });
+      this.tasks.set(taskId, entry, this.terminalTtlMs);
     } else entry.log?.push(record);
     const subscribers = this.subscribers.get(taskId);
     if (subscribers) for (const queue of subscribers) queue.push(record);
@@ -181,7 +179,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const now = Date.now();
     if (now - this.lastPurge < 1000) return;
     this.lastPurge = now;
-    this.tasks.purgeStale();
+    this.tasks.purgeExpired();
   }
 
   async readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]> {
