@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Install size and cold-import time of @a2a/core + @a2a/express as a user gets them (packed tarballs, npm install
 // into a fresh project), next to the official SDK on Express. Figures go to docs/performance.md ("Footprint").
-//   node scripts/footprint.mjs [--runs 20] [--sdk]        (--sdk also measures @a2a-js/sdk + express)
+//   node scripts/footprint.mjs [--runs 20] [--sdk] [--root DIR]
+// --sdk also measures @a2a-js/sdk + express; --root packs another built checkout of this repo (e.g. main, for a
+// before/after comparison).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { npmEnv, packPackages } from './pack-packages.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, sdk: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '20' }, sdk: { type: 'boolean' }, root: { type: 'string' } },
+});
 const runs = Number(values.runs);
 
 function install(dir, specs) {
@@ -30,24 +34,36 @@ function install(dir, specs) {
   return { packages, bytes, sizes };
 }
 
-/** Median wall time (ms) of `runs` fresh `node` processes running `code` in `dir` (one warm-up run first). */
+/**
+ * Medians over `runs` fresh `node` processes running `code` in `dir` (one warm-up run first): wall time (ms), and the
+ * process's own CPU time (user + system, ms), which a busy machine disturbs less than wall time.
+ */
 function coldImport(dir, code) {
-  const times = [];
+  const wall = [];
+  const cpu = [];
+  const report = 'const u = process.cpuUsage(); console.log((u.user + u.system) / 1000);';
   for (let i = 0; i <= runs; i++) {
     const t0 = process.hrtime.bigint();
-    const out = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', `${code}\n${report}`], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     if (out.status !== 0) throw new Error(out.stderr);
-    if (i > 0) times.push(ms);
+    if (i > 0) {
+      wall.push(ms);
+      cpu.push(Number(out.stdout.trim().split('\n').pop()));
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { wall: median(wall), cpu: median(cpu) };
 }
+const fmt = ({ wall, cpu }) => `${wall.toFixed(0)} ms wall / ${cpu.toFixed(0)} ms CPU`;
 
 const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 const work = mkdtempSync(join(tmpdir(), 'a2a-footprint-'));
 try {
-  const tarballs = packPackages(join(work, 'tarballs'), ['core', 'express']);
+  const tarballs = packPackages(join(work, 'tarballs'), ['core', 'express'], values.root);
   const ours = join(work, 'ours');
   execFileSync('mkdir', ['-p', ours]);
   const size = install(ours, [...Object.values(tarballs), 'express@5']);
@@ -61,9 +77,8 @@ try {
       .join(', ')}`,
   );
   console.log(`cold import (median of ${runs} fresh processes, Node ${process.version}):`);
-  console.log(
-    `  node -e '' ${bare.toFixed(0)} ms; express alone ${expressOnly.toFixed(0)} ms; core + express adapter + express ${a2a.toFixed(0)} ms`,
-  );
+  console.log(`  node -e '': ${fmt(bare)}; express alone: ${fmt(expressOnly)}`);
+  console.log(`  core + express adapter + express: ${fmt(a2a)}`);
   if (values.sdk) {
     const sdk = join(work, 'sdk');
     execFileSync('mkdir', ['-p', sdk]);
@@ -73,7 +88,7 @@ try {
       "await import('@a2a-js/sdk/server'); await import('@a2a-js/sdk/server/express'); await import('express');",
     );
     console.log(
-      `@a2a-js/sdk 1.3.0 + express 5: ${mb(sdkSize.bytes)}, ${sdkSize.packages} packages; cold import ${sdkImport.toFixed(0)} ms`,
+      `@a2a-js/sdk 1.3.0 + express 5: ${mb(sdkSize.bytes)}, ${sdkSize.packages} packages; cold import ${fmt(sdkImport)}`,
     );
   }
 } finally {

@@ -27,15 +27,15 @@ export function npmEnv() {
   return { ...process.env, NPM_CONFIG_UPDATE_NOTIFIER: 'false', TURBO_TELEMETRY_DISABLED: '1' };
 }
 
-/** Packs `dirs` (names under packages/) into `dest`; returns package name → tarball path. */
-export function packPackages(dest, dirs = publishedPackages()) {
+/** Packs `dirs` (names under packages/ of the checkout `root`) into `dest`; returns package name → tarball path. */
+export function packPackages(dest, dirs = publishedPackages(), root = ROOT) {
   mkdirSync(dest, { recursive: true });
-  if (dirs.some((dir) => !existsSync(join(ROOT, 'packages', dir, 'dist')))) {
-    run(['build'], ROOT);
+  if (dirs.some((dir) => !existsSync(join(root, 'packages', dir, 'dist')))) {
+    run(['build'], root);
   }
   const out = {};
   for (const dir of dirs) {
-    const cwd = join(ROOT, 'packages', dir);
+    const cwd = join(root, 'packages', dir);
     const { name, version } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
     run(['pack', '--pack-destination', dest], cwd);
     out[name] = join(dest, `${name.replace('@', '').replace('/', '-')}-${version}.tgz`);
