@@ -131,8 +131,19 @@ describe('packed packages in every TypeScript module mode', () => {
   });
 
   it('core and the adapters start without loading jose (signing code loads at first use)', () => {
-    const code = `for (const p of ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi']) require(p);
+    const entries = ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi'];
+    // ESM: a resolve hook reports every import of jose.
+    const hook = `data:text/javascript,export async function resolve(s, c, n) { if (s === 'jose') process.stdout.write('jose '); return n(s, c); }`;
+    const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
+    const esm = `for (const p of ${JSON.stringify(entries)}) await import(p); console.log('loaded')`;
+    const esmOut = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', esm], {
+      cwd: work,
+      encoding: 'utf8',
+    });
+    expect(esmOut.trim()).toBe('loaded');
+    // CommonJS: jose would be in require.cache.
+    const cjs = `for (const p of ${JSON.stringify(entries)}) require(p);
       console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/jose/')).length)`;
-    expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
+    expect(execFileSync(process.execPath, ['-e', cjs], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
   });
 });
