@@ -4,7 +4,7 @@
 // the CommonJS ones), which answers a real agent-card request through core and the Express adapter.
 // One npm install of the tarballs into a temp dir serves every mode (each mode is a sub-project inside it).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,10 @@ describe('packed packages in every TypeScript module mode', () => {
       hapi: 'function',
       express: 2,
     });
+  });
+
+  it('every installed package carries its LICENSE', () => {
+    for (const dir of DUAL) expect(existsSync(join(work, 'node_modules', '@a2a', dir, 'LICENSE'))).toBe(true);
   });
 
   it('plain require() from JavaScript loads every package', () => {
