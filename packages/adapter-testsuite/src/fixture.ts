@@ -98,7 +98,7 @@ class CountingStore extends InMemoryTaskStore {
  * waits for gate `G`, artifact, waits for `G-2`, completes) · `boom` (throws before any event) · `midboom G`
  * (working, waits for `G`, then the stream's subscription fails) · `forever` (working until canceled) · anything else (working, artifact, completed).
  */
-export function createFixture(card: AgentCardInput = FIXTURE_CARD) {
+export function createFixture(card: AgentCardInput = FIXTURE_CARD, options: { basePath?: string } = {}) {
   const gates = new Map<string, Deferred>();
   const gate = (name: string): Deferred => {
     const d = gates.get(name) ?? deferred();
@@ -149,6 +149,8 @@ export function createFixture(card: AgentCardInput = FIXTURE_CARD) {
     maxBodyBytes: FIXTURE_MAX_BODY,
     keepAliveMs: FIXTURE_KEEPALIVE_MS,
     onError: () => {},
+    onWarning: () => {}, // it advertises push (configs are stored, never delivered) on purpose
+    ...options,
   });
   return {
     a2a,

@@ -22,7 +22,10 @@ export interface A2ARequestContext {
 }
 
 export interface HandleOptions {
-  /** The path relative to where the handler is mounted (default: the URL's path). The rest is the mount prefix. */
+  /**
+   * The path relative to where the handler is mounted (default: the URL's path). The rest is the mount prefix.
+   * Not used by a handler with a `basePath`: that one routes by the URL's own path.
+   */
   pathname?: string;
   context?: A2ARequestContext;
 }
@@ -34,9 +37,20 @@ export interface HandleOptions {
 export interface MountableHandler {
   /** `undefined` when the path is not one of its routes (adapters call `next()`). Never rejects. */
   handle(request: Request, options?: HandleOptions): Promise<Response | undefined>;
+  /** Where its routes are, for frameworks that register routes by path (Hapi); absent: wherever it is mounted. */
+  readonly mount?: HandlerMount | undefined;
+}
+
+/** The paths a handler with a `basePath` answers: everything under `basePath`, and a few GET paths at the root. */
+export interface HandlerMount {
+  /** e.g. '/a2a' ('' when the handler has none and serves wherever the framework mounts it). */
+  readonly basePath: string;
+  /** The well-known documents (card, legacy card, JWKS) it also serves at the origin root (GET and HEAD). */
+  readonly rootPaths: readonly string[];
 }
 
 export interface A2AHttpHandler extends MountableHandler {
+  readonly mount: HandlerMount;
   /** Same, with 404 instead of `undefined`, for Fetch-native hosts. */
   fetch(request: Request, options?: HandleOptions): Promise<Response>;
   readonly requestHandler: A2ARequestHandler;
@@ -44,10 +58,31 @@ export interface A2AHttpHandler extends MountableHandler {
   agentCard(baseUrl: string): AgentCard;
 }
 
-export interface A2AHandlerOptions extends Partial<RequestHandlerOptions> {
-  /** Use a prepared engine instead of `agentCard` + `executor`. */
-  requestHandler?: A2ARequestHandler;
-  /** Paths relative to the mount point. `false` turns a binding off. */
+/** The engine from its parts: `agentCard` and `executor` are required. */
+export interface A2AEngineOptions extends RequestHandlerOptions {
+  requestHandler?: undefined;
+}
+
+/** A prepared engine (`createRequestHandler()`); its parts are its own, so they cannot be given here too. */
+export type A2APreparedEngineOptions = {
+  requestHandler: A2ARequestHandler;
+  /** Errors of the HTTP layer that are not the client's fault. Default: console.error. */
+  onError?: RequestHandlerOptions['onError'];
+} & { [K in Exclude<keyof RequestHandlerOptions, 'onError'>]?: undefined };
+
+/** `createA2AHandler` options: either `agentCard` + `executor` (+ engine options), or a prepared `requestHandler`. */
+export type A2AHandlerOptions = A2ATransportOptions & (A2AEngineOptions | A2APreparedEngineOptions);
+
+export interface A2ATransportOptions {
+  /**
+   * Where the A2A endpoints live on the server, e.g. '/a2a': mount the adapter at the root and the handler answers
+   * under this path, and also serves the agent card (and the legacy card and JWKS) at the origin's
+   * `/.well-known/...` (RFC 8615), where clients look. Other paths are not its routes. The card's interface URLs
+   * point under the base path. Default: none, the handler serves wherever the framework mounts it (a prefix mount
+   * then has its card only under the prefix).
+   */
+  basePath?: string;
+  /** Paths relative to the mount point (or base path). `false` turns a binding off. */
   routes?: { jsonRpc?: string | false; rest?: string | false; agentCard?: string; jwks?: string };
   /** Public base URL (scheme, host, prefix) for the card; default: derived from each request. */
   publicUrl?: string;
@@ -93,6 +128,7 @@ const LEGACY_CARD_PATH = '/.well-known/agent.json';
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const engine = options.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
+  const basePath = checkBasePath(options.basePath);
   const onError = options.onError ?? ((e: unknown) => console.error('[a2a]', e));
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
   const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
@@ -109,6 +145,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     strictVersionHeader: options.strictVersionHeader ?? false,
   };
   const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
+  // With a base path, the well-known documents are also at the origin root, where clients look (RFC 8615).
+  const rootPaths = new Set(basePath ? [cardPath, ...(policy.legacy ? [LEGACY_CARD_PATH] : []), jwksPath] : []);
+  const mount: HandlerMount = { basePath, rootPaths: [...rootPaths] };
   const serveV03Rest = createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' });
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
@@ -165,10 +204,23 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
 
   async function route(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
     const url = parseRequestUrl(request.url);
-    const path = handleOptions.pathname ?? url.pathname;
-    const mount = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : '';
-    const baseUrl = options.publicUrl ?? `${url.origin}${mount}`;
     const method = request.method;
+    let path: string;
+    let prefix: string;
+    let atRoot = false; // one of the well-known documents at the origin root
+    if (basePath) {
+      // Routed by the URL's own path, however the framework mounted the adapter.
+      const full = url.pathname;
+      const under = full.startsWith(basePath) && (full.length === basePath.length || full[basePath.length] === '/');
+      if (!under && !(rootPaths.has(full) && (method === 'GET' || method === 'HEAD'))) return undefined;
+      path = under ? full.slice(basePath.length) : full;
+      prefix = basePath;
+      atRoot = !under;
+    } else {
+      path = handleOptions.pathname ?? url.pathname;
+      prefix = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : '';
+    }
+    const baseUrl = options.publicUrl ?? `${url.origin}${prefix}`;
     const version = requestedVersion(request, url);
 
     const legacyCard = policy.legacy && path === LEGACY_CARD_PATH;
@@ -181,6 +233,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         ? await cards.jwks(await engine.pushNotifications?.jwksResponse?.())
         : undefined;
     if (jwks) return jwks;
+    if (atRoot) return undefined; // no JWKS to serve: not a route
 
     const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
     const onRest = !isJsonRpc && restPath !== false && path.startsWith(restPath);
@@ -263,14 +316,30 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     },
     requestHandler: engine,
     agentCard,
+    mount,
   };
 }
 
 function requireEngineOptions(options: A2AHandlerOptions): RequestHandlerOptions {
+  if (!options || typeof options !== 'object') {
+    throw new TypeError('createA2AHandler needs options: { agentCard, executor } or { requestHandler }');
+  }
   if (!options.agentCard || !options.executor) {
-    throw new Error('createA2AHandler needs either a requestHandler or an agentCard and an executor');
+    const missing = [!options.agentCard && 'agentCard', !options.executor && 'executor'].filter(Boolean).join(' and ');
+    throw new TypeError(
+      `createA2AHandler needs an agentCard and an executor (missing: ${missing}), or a prepared requestHandler`,
+    );
   }
   return options as RequestHandlerOptions;
+}
+
+/** '' (none) or a path such as '/a2a', without its trailing slash. */
+function checkBasePath(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === '' || basePath === '/') return '';
+  if (typeof basePath !== 'string' || !/^\/[^?#]*$/.test(basePath)) {
+    throw new TypeError(`createA2AHandler: basePath must be a path starting with '/', e.g. '/a2a' (got ${String(basePath)})`);
+  }
+  return basePath.replace(/\/+$/, '');
 }
 
 /** `A2A-Version` from the header or the query, as Major.Minor; `undefined` when absent or empty. */

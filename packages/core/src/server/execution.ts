@@ -132,8 +132,9 @@ export class Execution implements AgentContext {
       } catch (error) {
         if (!this.aborted) {
           this.init.onError(error);
-          const reason = error instanceof Error ? error.message : String(error);
-          await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${reason}`)).catch(() => {});
+          await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
+            () => {},
+          );
         }
       }
       // Nothing published at all: the task still exists, so the client gets an answer.
@@ -271,4 +272,17 @@ export class Execution implements AgentContext {
       }
     }
   }
+}
+
+/** The engine's own errors for programming mistakes: their messages describe code (names, properties), not the task. */
+const PROGRAMMING_ERRORS = [TypeError, ReferenceError, SyntaxError, RangeError];
+
+/**
+ * What the remote client reads when `execute()` throws: the message of an error the agent threw on purpose
+ * (`Error`, its own subclasses), but not the engine's text for a bug in the code (a `TypeError` such as
+ * "Cannot read properties of undefined (reading 'x')"); `onError` gets the whole error either way.
+ */
+function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return PROGRAMMING_ERRORS.some((type) => error.constructor === type) ? 'internal error' : error.message;
 }

@@ -32,6 +32,7 @@ import {
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { onCallAbort } from './call-context.js';
+import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
@@ -69,6 +70,11 @@ export interface RequestHandlerOptions {
    * ContentTypeNotSupportedError (-32005 / HTTP 400) before anything is stored (spec §3.1.1).
    */
   acceptAnyInputMode?: boolean;
+  /**
+   * Setup warnings (settings that would silently do nothing, e.g. a v0.3 `url` in the card, or push advertised
+   * without a sender), each reported once when the handler is made. Default: console.warn.
+   */
+  onWarning?: (message: string) => void;
   /** Clock (tests). */
   now?: () => string;
   /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
@@ -111,9 +117,13 @@ export class A2ARequestHandler {
   private lastTimestamp = '';
 
   constructor(private readonly options: RequestHandlerOptions) {
+    if (!options?.agentCard) throw new TypeError('A2ARequestHandler needs an agentCard and an executor');
+    checkExecutor(options.executor);
     this.agentCard = normalizeCard(options.agentCard);
     this.executor = options.executor;
     this.checkInputModes = options.acceptAnyInputMode ? () => {} : inputModeChecker(this.agentCard);
+    const warn = options.onWarning ?? ((message: string) => console.warn(`[a2a] ${message}`));
+    for (const w of setupWarnings(options.agentCard, this.agentCard, !!options.pushNotifications)) warn(w);
     const store = options.taskStore ?? new InMemoryTaskStore();
     this.store = store;
     const pushStore = options.pushConfigStore ?? (isPushConfigStore(store) ? store : undefined);
