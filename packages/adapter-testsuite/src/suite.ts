@@ -508,7 +508,11 @@ function defineBasePathCases(s: Setup): void {
   const base = () => `${s.origin}${BASE_PATH}`;
 
   it('serves the agent card at the origin root, its interface URLs under the base path', async () => {
-    for (const path of ['/.well-known/agent-card.json', '/.well-known/agent.json', `${BASE_PATH}/.well-known/agent-card.json`]) {
+    for (const path of [
+      '/.well-known/agent-card.json',
+      '/.well-known/agent.json',
+      `${BASE_PATH}/.well-known/agent-card.json`,
+    ]) {
       const card = await read(await fetch(`${s.origin}${path}`));
       expect(card.status, path).toBe(200);
       expect(card.body.name).toBe('Conformance fixture');
@@ -532,7 +536,12 @@ function defineBasePathCases(s: Setup): void {
         await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...USER },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('hi') } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'SendMessage',
+            params: { message: userMessage('hi') },
+          }),
         }),
       );
       expect(r.status, url).toBe(200);

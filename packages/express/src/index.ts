@@ -1,39 +1,41 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeWebRequest, requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
+import { checkMountable, nodeWebRequest, requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
+import type {
+  ErrorRequestHandler,
+  Request as ExpressRequest,
+  Response as ExpressResponse,
+  NextFunction,
+  RequestHandler,
+} from 'express';
 
-/** The parts of Express's request (4.21+ and 5) the adapter reads; no type package needed. */
-export interface ExpressRequest extends IncomingMessage {
-  originalUrl: string;
-  path: string;
-  protocol: string;
-  hostname?: string | undefined;
-  body?: unknown;
-  /** Set by auth middleware (Passport & co.). */
-  // biome-ignore lint/suspicious/noExplicitAny: whatever the app's auth put there
-  user?: any;
-  get(name: string): string | undefined;
-  /** The Express app (its `trust proxy` setting). */
-  app?: { get(setting: string): unknown } | undefined;
-}
-type Next = (error?: unknown) => void;
+/** Express's request and response (from `@types/express`, 4 or 5), as the `context` hook receives them. */
+export type { ExpressRequest, ExpressResponse };
 
-export interface A2AExpressOptions {
+/**
+ * `Req`/`Res`: the types your `context` hook declares (`express.Request` by default, with whatever your auth and
+ * session packages add to it, e.g. `req.user`, `req.session`; or your own subtype).
+ */
+export interface A2AExpressOptions<
+  Req extends ExpressRequest = ExpressRequest,
+  Res extends ExpressResponse = ExpressResponse,
+> {
   /** The A2A caller from your auth (e.g. `req.user`): `{ user?: { id, scopes? }, tenant? }`. */
-  context?: (
-    req: ExpressRequest,
-    res: ServerResponse,
-  ) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  context?: (req: Req, res: Res) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
   /** `true`: always honour X-Forwarded-Proto/Host. Default: Express's own `trust proxy` setting decides. */
   trustProxy?: boolean;
 }
 
 /**
- * The A2A routes as Express middleware: `app.use('/a2a', a2aExpress(a2a))` (also on a Router). The pair is the
- * handler plus an error handler that answers a body parser's JSON/size errors on A2A paths the A2A way.
+ * The A2A routes as Express middleware: `app.use(a2aExpress(a2a))` for a handler with a `basePath` (card at the
+ * origin's `/.well-known/`), or `app.use('/a2a', a2aExpress(a2a))` for a prefix-only mount (also on a Router). The
+ * pair is the handler plus an error handler that answers a body parser's JSON/size errors on A2A paths the A2A way.
  */
-export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {}) {
-  const serve = async (req: ExpressRequest, res: ServerResponse, next: Next, bodyError?: BodyParserError) => {
+export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res extends ExpressResponse = ExpressResponse>(
+  a2a: MountableHandler,
+  options: A2AExpressOptions<Req, Res> = {},
+): [RequestHandler, ErrorRequestHandler] {
+  checkMountable(a2a, 'a2aExpress');
+  const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction, bodyError?: BodyParserError) => {
     try {
       // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
       const url =
@@ -47,7 +49,7 @@ export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {
         : bodyError.type === 'entity.too.large'
           ? withLength(toWebRequest(req, res, source), bodyError.length)
           : toWebRequest(req, res, source);
-      const context = (await options.context?.(req, res)) ?? {};
+      const context = (await options.context?.(req as Req, res as Res)) ?? {};
       const response = await a2a.handle(request, { pathname: req.path, context });
       if (response) return await writeNodeResponse(res, response);
       next(bodyError);
@@ -55,13 +57,13 @@ export function a2aExpress(a2a: MountableHandler, options: A2AExpressOptions = {
       next(error);
     }
   };
-  const handler = (req: ExpressRequest, res: ServerResponse, next: Next) => void serve(req, res, next);
-  const parserErrors = (error: unknown, req: ExpressRequest, res: ServerResponse, next: Next) => {
+  const handler: RequestHandler = (req, res, next) => void serve(req, res, next);
+  const parserErrors: ErrorRequestHandler = (error, req, res, next) => {
     const e = error as BodyParserError | undefined;
     if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') void serve(req, res, next, e);
     else next(error);
   };
-  return [handler, parserErrors] as [typeof handler, typeof parserErrors];
+  return [handler, parserErrors];
 }
 
 /** body-parser's errors: the raw text of an unparsable body, the declared size of an oversized one. */

@@ -1,6 +1,7 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
+  checkMountable,
   nodeResponseBody,
   nodeWebRequest,
   requestUrl,
@@ -9,9 +10,10 @@ import {
   writeNodeResponse,
 } from '@a2a/core/node';
 import { notFound } from '@hapi/boom';
-import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Plugin, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 
 export interface A2AHapiOptions {
+  /** What `createA2AHandler()` returns (or another handler, such as `receiver.handler` of @a2a/webhook-receiver). */
   handler: MountableHandler;
   /** The A2A caller from your auth (e.g. `request.auth.credentials`): `{ user?: { id, scopes? }, tenant? }`. */
   context?: (
@@ -44,12 +46,22 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
   // One server may mount several handlers (an agent and a webhook receiver, or two agents under two prefixes).
   multiple: true,
   register(server, options) {
+    checkMountable(options?.handler, 'a2aHapi: the plugin option `handler`');
     const prefix = server.realm.modifiers.route.prefix ?? '';
-    server.route({
-      method: '*',
-      path: '/{path*}',
+    const mount = options.handler.mount;
+    if (mount?.basePath && prefix) {
+      throw new Error(
+        `a2aHapi: the handler has basePath '${mount.basePath}', which places its routes and serves its card at ` +
+          `/.well-known/agent-card.json: register the plugin without routes.prefix ('${prefix}'), or create the ` +
+          'handler without basePath for a prefix-only mount',
+      );
+    }
+    const route = (method: ServerRoute['method'], path: string): ServerRoute => ({
+      method,
+      path,
       options: {
-        payload: { parse: false, output: options.payload ?? 'stream' },
+        // GET routes (the root card) take no payload settings.
+        ...(method === 'GET' ? {} : { payload: { parse: false, output: options.payload ?? 'stream' } }),
         async handler(request, h) {
           const raw = request.raw;
           const url = requestUrl(raw.req, options.trustProxy ?? false);
@@ -77,5 +89,15 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
         },
       },
     });
+    server.route(
+      mount?.basePath
+        ? // Only the handler's own paths: the app's other routes (and its own catch-all) stay its own.
+          [
+            route('*', mount.basePath),
+            route('*', `${mount.basePath}/{path*}`),
+            ...mount.rootPaths.map((p) => route('GET', p)),
+          ]
+        : [route('*', '/{path*}')],
+    );
   },
 };

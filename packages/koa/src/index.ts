@@ -1,45 +1,53 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { nodeResponseBody, nodeWebRequest, responseFrames, responseHeaders, writeNodeResponse } from '@a2a/core/node';
+import {
+  checkMountable,
+  nodeResponseBody,
+  nodeWebRequest,
+  responseFrames,
+  responseHeaders,
+  writeNodeResponse,
+} from '@a2a/core/node';
+import type { DefaultContext, DefaultState, Middleware, ParameterizedContext } from 'koa';
 
-/** The parts of a Koa 2/3 context the middleware uses; no type package needed. */
-export interface KoaContext {
-  req: IncomingMessage;
-  res: ServerResponse;
-  request: { body?: unknown; rawBody?: unknown };
-  /** Koa's per-request state (where auth middleware puts the user). */
-  // biome-ignore lint/suspicious/noExplicitAny: Koa's own DefaultState is `any`
-  state: any;
-  /** Proxy-aware (`app.proxy`) scheme and host, and the path as Koa sees it (koa-mount makes it mount-relative). */
-  protocol: string;
-  host: string;
-  originalUrl: string;
-  path: string;
-  status: number;
-  body: unknown;
-  compress?: boolean;
-  /** `false`: the middleware wrote the response itself. */
-  respond?: boolean;
-  set(headers: Record<string, string | string[]>): void;
+/** What a body parser (@koa/bodyparser) leaves on `ctx.request`. */
+interface BodyParsed {
+  body?: unknown;
+  rawBody?: unknown;
 }
 
-export interface A2AKoaOptions {
+/** Koa's context (from `@types/koa`, 2 or 3), as the `context` hook receives it. */
+export type KoaContext<StateT = DefaultState, ContextT = DefaultContext> = ParameterizedContext<StateT, ContextT>;
+
+/**
+ * `StateT`/`ContextT`: your app's (`new Koa<StateT, ContextT>()`), inferred from the `context` hook you write, so
+ * `ctx.state.user`, `ctx.cookies`, `ctx.session` are typed as in the rest of your app.
+ */
+export interface A2AKoaOptions<StateT = DefaultState, ContextT = DefaultContext> {
   /** The A2A caller from your auth (e.g. `ctx.state.user`): `{ user?: { id, scopes? }, tenant? }`. */
-  context?: (ctx: KoaContext) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
-  /** Where the routes live when Koa does not strip it (plain `app.use`, @koa/router): e.g. '/a2a'. */
+  context?: (
+    ctx: ParameterizedContext<StateT, ContextT>,
+  ) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /**
+   * A prefix-only mount when Koa does not strip it (plain `app.use`, @koa/router): e.g. '/a2a'. Not needed (leave it
+   * out) for a handler with a `basePath`, which also serves the card at the origin root.
+   */
   prefix?: string;
 }
 
 /** The A2A routes as Koa middleware; other paths go on to `next()`. */
-export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
+export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
+  a2a: MountableHandler,
+  options: A2AKoaOptions<StateT, ContextT> = {},
+): Middleware<StateT, ContextT> {
+  checkMountable(a2a, 'a2aKoa');
   const prefix = options.prefix?.replace(/\/$/, '') ?? '';
-  return async (ctx: KoaContext, next: () => Promise<unknown>): Promise<void> => {
+  return async (ctx, next): Promise<void> => {
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await next());
     const request = nodeWebRequest(ctx.req, ctx.res, {
       url: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
-      rawBody: ctx.request.rawBody, // the exact bytes when a body parser kept them
-      parsedBody: ctx.request.body,
+      rawBody: (ctx.request as BodyParsed).rawBody, // the exact bytes when a body parser kept them
+      parsedBody: (ctx.request as BodyParsed).body,
     });
     const context = (await options.context?.(ctx)) ?? {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
@@ -54,7 +62,8 @@ export function a2aKoa(a2a: MountableHandler, options: A2AKoaOptions = {}) {
     ctx.status = response.status;
     ctx.set(responseHeaders(response));
     const content = await nodeResponseBody(response);
-    if (content instanceof Readable) ctx.compress = false; // koa-compress would hold events back in its gzip buffer
-    ctx.body = content;
+    if (content instanceof Readable) (ctx as { compress?: boolean }).compress = false; // koa-compress would hold events back
+    // A HEAD answer has no body: leave ctx.body unset, as Koa 2 would turn a null one into 204.
+    if (content != null || ctx.method !== 'HEAD') ctx.body = content;
   };
 }

@@ -337,7 +337,9 @@ function requireEngineOptions(options: A2AHandlerOptions): RequestHandlerOptions
 function checkBasePath(basePath: string | undefined): string {
   if (basePath === undefined || basePath === '' || basePath === '/') return '';
   if (typeof basePath !== 'string' || !/^\/[^?#]*$/.test(basePath)) {
-    throw new TypeError(`createA2AHandler: basePath must be a path starting with '/', e.g. '/a2a' (got ${String(basePath)})`);
+    throw new TypeError(
+      `createA2AHandler: basePath must be a path starting with '/', e.g. '/a2a' (got ${String(basePath)})`,
+    );
   }
   return basePath.replace(/\/+$/, '');
 }

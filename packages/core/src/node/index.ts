@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2ARequestContext, MountableHandler } from '../http/create-handler.js';
+import { checkMountable } from '../http/check-mountable.js';
 import { nodeWebRequest } from './buffered-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
+export { checkMountable } from '../http/check-mountable.js';
 export { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
 export { nodeWebRequest } from './buffered-request.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
@@ -22,6 +24,7 @@ export interface NodeHandlerOptions {
  * (connect-style). Never throws.
  */
 export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOptions = {}) {
+  checkMountable(a2a, 'createNodeHandler');
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
       const trustProxy = options.trustProxy ?? false;

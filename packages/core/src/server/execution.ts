@@ -132,9 +132,9 @@ export class Execution implements AgentContext {
       } catch (error) {
         if (!this.aborted) {
           this.init.onError(error);
-          await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
-            () => {},
-          );
+          await this.enqueue(() =>
+            this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`),
+          ).catch(() => {});
         }
       }
       // Nothing published at all: the task still exists, so the client gets an answer.

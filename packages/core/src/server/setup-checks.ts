@@ -30,11 +30,7 @@ const V03_CARD_FIELDS: Record<string, string> = {
 };
 
 /** Warnings for card fields the v1.0 card does not have (dropped) and for advertised push without a sender. */
-export function setupWarnings(
-  input: Record<string, unknown>,
-  card: AgentCard,
-  hasPushSender: boolean,
-): string[] {
+export function setupWarnings(input: Record<string, unknown>, card: AgentCard, hasPushSender: boolean): string[] {
   const warnings: string[] = [];
   const kept = new Set(Object.keys(card));
   for (const key of Object.keys(input)) {
