@@ -22,11 +22,15 @@ export {
   isA2AError,
 } from './errors.js';
 export {
+  type A2AEngineOptions,
   type A2AHandlerOptions,
   type A2AHttpHandler,
+  type A2APreparedEngineOptions,
   type A2ARequestContext,
+  type A2ATransportOptions,
   createA2AHandler,
   type HandleOptions,
+  type HandlerMount,
   type MountableHandler,
 } from './http/create-handler.js';
 export {

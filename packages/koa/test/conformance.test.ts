@@ -30,9 +30,9 @@ function harness(name: string, Koa: KoaClass) {
       if (o.mountPath) {
         // Under @koa/router: a prefix route with the same prefix told to the middleware.
         const router = new Router();
-        router.all(`${o.mountPath}/{*rest}`, a2aKoa(a2a, { context, prefix: o.mountPath }) as Koa3.Middleware);
+        router.all(`${o.mountPath}{/*rest}`, a2aKoa(a2a, { context, prefix: o.mountPath }));
         app.use(router.routes());
-      } else app.use(a2aKoa(a2a, { context }) as Koa3.Middleware);
+      } else app.use(a2aKoa(a2a, { context }));
       app.use(async (ctx, next) => {
         if (ctx.path === `${o.mountPath}/host-route`) ctx.body = 'host';
         else await next();

@@ -19,7 +19,7 @@ beforeAll(async () => {
     executor: { execute: (ctx) => ctx.complete('ok') },
   });
   const app = new Koa();
-  app.use(a2aKoa(a2a) as Koa.Middleware);
+  app.use(a2aKoa(a2a));
   app.use(bodyParser());
   app.use((ctx) => {
     if (ctx.path === '/orders') ctx.body = { got: ctx.request.body };

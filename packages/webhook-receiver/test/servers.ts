@@ -55,7 +55,11 @@ export function chunkedExecutor(chunks: number, gate?: (ctx: AgentContext, i: nu
   };
 }
 
-export async function startAgent(sender: PushSender, executor: AgentExecutor, extra: Partial<A2AHandlerOptions> = {}) {
+export async function startAgent(
+  sender: PushSender,
+  executor: AgentExecutor,
+  extra: Partial<Exclude<A2AHandlerOptions, { requestHandler: object }>> = {},
+) {
   const a2a = createA2AHandler({ agentCard: card, executor, pushNotifications: sender, onError: () => {}, ...extra });
   const listener = createNodeHandler(a2a);
   const server = createServer((req, res) => void listener(req, res));

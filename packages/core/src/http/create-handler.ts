@@ -127,7 +127,7 @@ const LEGACY_CARD_PATH = '/.well-known/agent.json';
 
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
-  const engine = options.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
+  const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
   const basePath = checkBasePath(options.basePath);
   const onError = options.onError ?? ((e: unknown) => console.error('[a2a]', e));
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;

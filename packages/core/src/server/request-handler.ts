@@ -32,10 +32,10 @@ import {
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { onCallAbort } from './call-context.js';
-import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
+import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
@@ -53,30 +53,30 @@ export interface RequestHandlerOptions {
   agentCard: AgentCardInput;
   executor: AgentExecutor;
   /** Defaults to a bounded {@link InMemoryTaskStore}. */
-  taskStore?: TaskStore & Partial<PushConfigStore>;
+  taskStore?: (TaskStore & Partial<PushConfigStore>) | undefined;
   /** Defaults to `taskStore` when it stores push configs too. */
-  pushConfigStore?: PushConfigStore;
+  pushConfigStore?: PushConfigStore | undefined;
   /** Served by GetExtendedAgentCard to authenticated callers (requires `capabilities.extendedAgentCard`). */
-  extendedAgentCard?: AgentCardInput | ((user: A2AUser) => AgentCardInput | Promise<AgentCardInput>);
+  extendedAgentCard?: (AgentCardInput | ((user: A2AUser) => AgentCardInput | Promise<AgentCardInput>)) | undefined;
   /** Checks a webhook URL before a push config is stored (the push delivery module installs its SSRF guard here). */
-  validatePushUrl?: (url: string) => void | Promise<void>;
+  validatePushUrl?: ((url: string) => void | Promise<void>) | undefined;
   /** Push notification delivery, e.g. `createPushSender()`: notified of every saved config, follows its task. */
-  pushNotifications?: PushNotificationHook;
+  pushNotifications?: PushNotificationHook | undefined;
   /** Errors of agents and internals that are not the client's fault. Default: console.error. */
-  onError?: (error: unknown) => void;
+  onError?: ((error: unknown) => void) | undefined;
   /**
    * Accept message parts of any media type. Default false: a part whose `mediaType` (text parts without one are
    * `text/plain`) is not among the card's `defaultInputModes` or a skill's `inputModes` is refused with
    * ContentTypeNotSupportedError (-32005 / HTTP 400) before anything is stored (spec §3.1.1).
    */
-  acceptAnyInputMode?: boolean;
+  acceptAnyInputMode?: boolean | undefined;
   /**
    * Setup warnings (settings that would silently do nothing, e.g. a v0.3 `url` in the card, or push advertised
    * without a sender), each reported once when the handler is made. Default: console.warn.
    */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
   /** Clock (tests). */
-  now?: () => string;
+  now?: (() => string) | undefined;
   /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
   coordinator?: ExecutionCoordinator | undefined;
 }
