@@ -43,8 +43,10 @@ export const A2A_ERRORS = {
   Unauthenticated: { code: -32600, http: 401, grpc: 'UNAUTHENTICATED', reason: 'UNAUTHENTICATED' },
   PermissionDenied: { code: -32600, http: 403, grpc: 'PERMISSION_DENIED', reason: 'PERMISSION_DENIED' },
   PayloadTooLarge: { code: -32600, http: 413, grpc: 'INVALID_ARGUMENT', reason: 'PAYLOAD_TOO_LARGE' },
-  // A request body that is not JSON: the JSON-RPC code of ContentTypeNotSupported, as the TCK expects.
-  UnsupportedMediaType: { code: -32005, http: 415, grpc: 'INVALID_ARGUMENT', reason: 'UNSUPPORTED_MEDIA_TYPE' },
+  // A request body that is not JSON: the JSON-RPC code of ContentTypeNotSupported, as the TCK expects. No
+  // google.rpc.Code maps to HTTP 415; UNIMPLEMENTED ("not supported by this service") is the nearest that does not
+  // name a 400 (INVALID_ARGUMENT) beside the 415.
+  UnsupportedMediaType: { code: -32005, http: 415, grpc: 'UNIMPLEMENTED', reason: 'UNSUPPORTED_MEDIA_TYPE' },
   Unavailable: { code: -32603, http: 503, grpc: 'UNAVAILABLE', reason: 'UNAVAILABLE' },
 } as const;
 

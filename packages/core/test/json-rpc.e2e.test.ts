@@ -202,6 +202,15 @@ describe('JSON-RPC bad input', () => {
     expect(r.body.error.code).toBe(code);
   });
 
+  it('suggests the v1.0 name for a method spelt in another case', async () => {
+    for (const method of ['sendMessage', 'send_message', 'GETTASK']) {
+      const r = await raw(JSON.stringify({ jsonrpc: '2.0', id: 1, method }));
+      expect(r.body.error.code).toBe(-32601);
+      expect(r.body.error.message).toMatch(/did you mean (SendMessage|GetTask)\?/);
+    }
+    expect((await raw('{"jsonrpc":"2.0","id":1,"method":"Nope"}')).body.error.message).toBe('Method not found: Nope');
+  });
+
   it('echoes the request id on errors', async () => {
     const r = await raw('{"jsonrpc":"2.0","id":"abc","method":"Nope"}');
     expect(r.body.id).toBe('abc');

@@ -61,6 +61,14 @@ describe('webhook SSRF guard', () => {
       expect(answer.body.error?.code, url).toBe(-32602);
       expect(answer.body.error?.message, url).toMatch(/url/);
     }
+    // The refusal of a local webhook names the setting that allows it.
+    for (const [url, host] of [
+      ['http://localhost:8888/webhook', 'localhost'],
+      ['http://127.0.0.1:8080/hook', '127.0.0.1'],
+    ]) {
+      const answer = await server.rpc('CreateTaskPushNotificationConfig', { taskId: task.id, url });
+      expect(answer.body.error?.message).toContain(`ssrf: { allow: ['${host}'] }`);
+    }
     const ok = await server.rpc('CreateTaskPushNotificationConfig', {
       taskId: task.id,
       url: 'https://93.184.216.34/hook',

@@ -94,7 +94,8 @@ export async function serveJsonRpc(
     if (routed) return routed;
     const operation = (OPERATIONS as Record<string, Operation>)[call.method];
     if (!operation || !Object.hasOwn(OPERATIONS, call.method)) {
-      throw new A2AError('MethodNotFound', `Method not found: ${call.method}`);
+      const near = similarMethod(call.method);
+      throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);
     }
     const params = parseParams(operation, call.params) as Record<string, unknown>;
     const scoped = tenantScoped(env, params);
@@ -123,4 +124,10 @@ export function tenantScoped(env: OperationEnv, params: Record<string, unknown>)
   const tenant = params.tenant;
   if (env.call.tenant !== undefined || typeof tenant !== 'string' || tenant === '') return env;
   return withCall(env, { tenant });
+}
+
+/** The v1.0 method a misspelt name means: `sendMessage`, `send_message` → `SendMessage`. */
+function similarMethod(method: string): string | undefined {
+  const key = method.toLowerCase().replace(/[^a-z]/g, '');
+  return Object.keys(OPERATIONS).find((name) => name.toLowerCase() === key);
 }

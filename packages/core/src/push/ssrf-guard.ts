@@ -23,7 +23,9 @@ export class BlockedAddressError extends Error {
     readonly address: string,
     readonly range: string,
   ) {
-    super(`Webhook host ${host} resolves to ${address} (${range}), which push notifications may not reach`);
+    super(
+      `Webhook host ${host} resolves to ${address} (${range}), which push notifications may not reach; ${allowHint(host)}`,
+    );
     this.name = 'BlockedAddressError';
   }
 }
@@ -67,12 +69,11 @@ export class PushUrlGuard {
     const host = stripBrackets(url.hostname).replace(/\.$/, '');
     if (this.isAllowedHost(host)) return url;
     if (host === 'localhost' || host.endsWith('.localhost')) {
-      throw reject(`webhook host ${host} is a loopback name; add it to the push allow-list for local development`);
+      throw reject(`webhook host ${host} is a loopback name; ${allowHint(host)}`);
     }
     if (ipaddr.isValid(host)) {
       const range = this.blockedRange(host);
-      if (range)
-        throw reject(`webhook address ${host} is ${range}, not a public address; allow-list it for local development`);
+      if (range) throw reject(`webhook address ${host} is ${range}, not a public address; ${allowHint(host)}`);
     }
     return url;
   }
@@ -125,7 +126,7 @@ export function createPushUrlValidator(guard: PushUrlGuard, resolve?: HostResolv
     for (const address of addresses) {
       const range = guard.blockedRange(address);
       if (range) {
-        const why = `webhook host ${host} resolves to ${address} (${range}), not a public address`;
+        const why = `webhook host ${host} resolves to ${address} (${range}), not a public address; ${allowHint(host)}`;
         throw invalidParams(`Invalid params: url: ${why}`, [{ field: 'url', description: why }]);
       }
     }
@@ -137,3 +138,7 @@ const hostNetwork = (ip: ipaddr.IPv4 | ipaddr.IPv6): [ipaddr.IPv4 | ipaddr.IPv6,
   ip,
   ip.kind() === 'ipv4' ? 32 : 128,
 ];
+
+/** Names the setting that exempts a host (for local development and tests). */
+const allowHint = (host: string) =>
+  `to allow it (local development), give the push sender ssrf: { allow: ['${host}'] } (createPushSender / createNodePushSender)`;
