@@ -33,7 +33,11 @@ export interface WebhookReceiverOptions {
   maxBodyBytes?: number;
   /** `handler` only answers this path (relative to the mount point); default any path. */
   path?: string;
-  /** Refusals and handler errors (never includes secrets). Default: silent for refusals, console.error for handler errors. */
+  /**
+   * Refusals ({@link WebhookError}: why a notification was refused, never with secrets) and handler errors.
+   * Default: refusals are logged with console.warn unless NODE_ENV is 'production' (the sender only ever reads
+   * "Unauthorized"), handler errors with console.error.
+   */
   onError?: (error: unknown, request?: Request) => void;
 }
 
@@ -180,6 +184,17 @@ export class WebhookReceiver {
       (await this.handle(request, options)) ?? new Response('Not Found', { status: 404 }),
   };
 
+  /** In development, say why a notification was refused (the response says only "Unauthorized"). */
+  private readonly logRefusal = (error: WebhookError): void => {
+    if (nodeEnv() === 'production') return;
+    const { token, authorization, jwt, standardWebhooks } = this.options;
+    const configured = Object.entries({ token, authorization, jwt, standardWebhooks })
+      .filter(([, value]) => value !== undefined)
+      .map(([name]) => name);
+    const every = error.status === 401 ? `; every configured verifier must pass (${configured.join(', ')})` : '';
+    console.warn(`[a2a webhook] refused ${error.status}: ${error.message}${every}`);
+  };
+
   private async handle(request: Request, options: { pathname?: string }): Promise<Response | undefined> {
     const path = options.pathname ?? new URL(request.url).pathname;
     if (this.options.path !== undefined && path !== this.options.path) return undefined;
@@ -194,7 +209,7 @@ export class WebhookReceiver {
       return Response.json({ ok: true, duplicate: result.duplicate }, { status: 200 });
     } catch (error) {
       if (error instanceof WebhookError) {
-        this.options.onError?.(error, request);
+        (this.options.onError ?? this.logRefusal)(error, request);
         // Authentication failures carry no detail.
         return text(error.status, error.status === 401 ? 'Unauthorized' : error.message);
       }
@@ -228,3 +243,7 @@ async function readLimited(request: Request, max: number): Promise<Uint8Array> {
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } });
+
+/** NODE_ENV where there is a `process` (Node, Bun, Deno); workers have none. */
+const nodeEnv = (): string | undefined =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;
