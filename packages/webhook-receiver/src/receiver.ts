@@ -185,8 +185,9 @@ export class WebhookReceiver {
   };
 
   /** In development, say why a notification was refused (the response says only "Unauthorized"). */
-  private readonly logRefusal = (error: WebhookError): void => {
+  private readonly logRefusal = (refusal: unknown): void => {
     if (nodeEnv() === 'production') return;
+    const error = refusal as WebhookError;
     const { token, authorization, jwt, standardWebhooks } = this.options;
     const configured = Object.entries({ token, authorization, jwt, standardWebhooks })
       .filter(([, value]) => value !== undefined)
