@@ -2,13 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Role, type SendMessageResult, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 
-// TODO(issue 16 item 1): flip to true once the adapters serve the card at the origin root whatever the mount prefix
-// (helper "integration"). Until then a card that is not at the origin is read from under the README's prefix.
-export const CARD_AT_ORIGIN = false;
-const LEGACY_CARD_PREFIX = '/a2a';
-/** Whether some example needed the fallback (when none did, CARD_AT_ORIGIN can be flipped). */
-export let cardOnlyUnderPrefix = false;
-
 /** Creates a client from the card, as the official SDK finds it: `ClientFactory.createFromUrl(origin)`. */
 async function clientFor(origin: string, transport: string): Promise<Client> {
   const factory = new ClientFactory(
@@ -17,9 +10,7 @@ async function clientFor(origin: string, transport: string): Promise<Client> {
   try {
     return await factory.createFromUrl(origin);
   } catch (err) {
-    if (CARD_AT_ORIGIN) throw new Error(`no agent card at ${origin}/.well-known/agent-card.json: ${err}`);
-    cardOnlyUnderPrefix = true;
-    return factory.createFromUrl(`${origin}${LEGACY_CARD_PREFIX}/.well-known/agent-card.json`, '');
+    throw new Error(`no agent card at ${origin}/.well-known/agent-card.json: ${err}`);
   }
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_AT_ORIGIN, cardOnlyUnderPrefix, driveLetterWriter } from '../src/drive.js';
+import { driveLetterWriter } from '../src/drive.js';
 import { type Block, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
 import { type CompileResult, compileProject, installProject, PROJECTS, runsIn } from '../src/projects.js';
 
@@ -86,9 +86,6 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (!CARD_AT_ORIGIN && !cardOnlyUnderPrefix) {
-    console.warn('readme-check: every example served its card at the origin: set CARD_AT_ORIGIN (issue 16 item 1)');
-  }
   if (work) await rm(work, { recursive: true, force: true });
 });
 
