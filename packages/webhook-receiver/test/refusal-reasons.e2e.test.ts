@@ -15,7 +15,11 @@ async function tokenOnlyDelivery(onError?: (error: unknown) => void) {
   const { publicKey } = await generateKeyPair('ES256');
   const receiver = createWebhookReceiver({
     token: 'secret-token',
-    jwt: { jwks: createLocalJWKSet({ keys: [await exportJWK(publicKey)] }), issuer: 'http://agent.test' },
+    jwt: {
+      jwks: createLocalJWKSet({ keys: [await exportJWK(publicKey)] }),
+      issuer: 'http://agent.test',
+      audience: 'http://me.test/hook',
+    },
     ...(onError && { onError }),
   });
   const rx = await startReceiver(receiver);
