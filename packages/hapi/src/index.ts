@@ -49,11 +49,11 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
     checkMountable(options?.handler, 'a2aHapi: the plugin option `handler`');
     const prefix = server.realm.modifiers.route.prefix ?? '';
     const mount = options.handler.mount;
-    if (mount?.basePath && prefix) {
+    if (mount?.basePath && prefix && prefix !== mount.basePath) {
       throw new Error(
-        `a2aHapi: the handler has basePath '${mount.basePath}', which places its routes and serves its card at ` +
-          `/.well-known/agent-card.json: register the plugin without routes.prefix ('${prefix}'), or create the ` +
-          'handler without basePath for a prefix-only mount',
+        `a2aHapi: the handler has basePath '${mount.basePath}', which places its routes: register the plugin ` +
+          `without routes.prefix ('${prefix}') or with the same prefix, or create the handler without basePath for ` +
+          'a prefix-only mount',
       );
     }
     const route = (method: ServerRoute['method'], path: string): ServerRoute => ({
@@ -89,15 +89,26 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
         },
       },
     });
-    server.route(
-      mount?.basePath
-        ? // Only the handler's own paths: the app's other routes (and its own catch-all) stay its own.
-          [
-            route('*', mount.basePath),
-            route('*', `${mount.basePath}/{path*}`),
-            ...mount.rootPaths.map((p) => route('GET', p)),
-          ]
-        : [route('*', '/{path*}')],
-    );
+    if (!mount?.basePath) server.route(route('*', '/{path*}'));
+    else if (prefix) {
+      // Registered under its base path: Hapi keeps a plugin's routes inside its prefix, so the root documents are
+      // rewritten onto the prefixed route (unless the app has a route of its own there).
+      server.route(route('*', '/{path*}'));
+      const rootPaths = new Set(mount.rootPaths);
+      server.ext('onRequest', (request, h) => {
+        const method = request.method === 'head' ? 'get' : request.method;
+        if (method === 'get' && rootPaths.has(request.path) && !server.match('get', request.path)) {
+          request.setUrl(`${prefix}${request.path}${request.url.search}`);
+        }
+        return h.continue;
+      });
+    } else {
+      // Only the handler's own paths: the app's other routes (and its own catch-all) stay its own.
+      server.route([
+        route('*', mount.basePath),
+        route('*', `${mount.basePath}/{path*}`),
+        ...mount.rootPaths.map((p) => route('GET', p)),
+      ]);
+    }
   },
 };
