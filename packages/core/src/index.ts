@@ -111,6 +111,7 @@ export type { ExecutionCoordinator, TrackedExecution } from './server/execution-
 export {
   A2ARequestHandler,
   type AgentCardInput,
+  type CloseOptions,
   createRequestHandler,
   type RequestHandlerOptions,
 } from './server/request-handler.js';

@@ -6,7 +6,12 @@ import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schem
 import type { A2AUser } from '../server/agent-executor.js';
 import { RequestCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
-import { A2ARequestHandler, type AgentCardInput, type RequestHandlerOptions } from '../server/request-handler.js';
+import {
+  A2ARequestHandler,
+  type AgentCardInput,
+  type CloseOptions,
+  type RequestHandlerOptions,
+} from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
 import { isPrepared, plainResponse, requestDisconnect } from './prepared.js';
@@ -56,6 +61,13 @@ export interface A2AHttpHandler extends MountableHandler {
   readonly requestHandler: A2ARequestHandler;
   /** The public card as served for a base URL. */
   agentCard(baseUrl: string): AgentCard;
+  /**
+   * Graceful shutdown (call it on SIGTERM, before closing the HTTP server): new messages and subscriptions get
+   * `Unavailable` (HTTP 503; JSON-RPC -32603), open SSE streams end so clients resubscribe elsewhere, running
+   * executions get `timeoutMs` (default 25 s) to finish, and the rest are aborted with their tasks FAILED and leases
+   * released. Closes the request handler (also one passed as `requestHandler`), not the task store.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** The engine from its parts: `agentCard` and `executor` are required. */
@@ -317,6 +329,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     requestHandler: engine,
     agentCard,
     mount,
+    close: (closeOptions) => engine.close(closeOptions),
   };
 }
 

@@ -4,8 +4,12 @@
  * dies) and abort it when a CancelTask arrives on another instance. The default does nothing: one process needs none.
  */
 export interface ExecutionCoordinator {
-  /** An execution started on this instance. Must not throw; `release()` is called once when it is done. */
-  track(execution: TrackedExecution): { release(): void };
+  /**
+   * An execution started on this instance. Must not throw; `release()` is called once when it is done. `handOver`:
+   * it stopped at shutdown and its task could not be failed (store unreachable): let another instance's janitor end
+   * the task as soon as it can, without waiting for the lease to expire.
+   */
+  track(execution: TrackedExecution): { release(handOver?: boolean): void };
   /** CancelTask found no execution of the task here: reach the instance that runs it, if any. */
   requestCancel(taskId: string): Promise<void>;
 }

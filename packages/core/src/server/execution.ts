@@ -14,6 +14,7 @@ import {
 } from '../store/task-store.js';
 import { isInterrupted, isTerminal, newTask, type TaskEvent } from '../task-state.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
+import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
 
 export type FirstOutcome = { message: Message } | { stored: StoredTask };
 
@@ -44,9 +45,9 @@ export interface ExecutionInit {
   onError: (error: unknown) => void;
   /** Called synchronously when the task exists in the store, before any later event is appended. */
   onStored: (stored: StoredTask) => void;
+  /** How long a write the store refuses as unavailable is retried before the execution gives up. */
+  storeRetryMs: number;
 }
-
-const MAX_RETRIES = 5;
 
 /** One run of the executor for one incoming message; it is the {@link AgentContext} the executor receives. */
 export class Execution implements AgentContext {
@@ -79,6 +80,8 @@ export class Execution implements AgentContext {
   private replied = false;
   private endTurn!: (end: TurnEnd) => void;
   private lastWritten: TaskState | undefined;
+  /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
+  onAbort: ((handOver?: boolean) => void) | undefined;
 
   constructor(private readonly init: ExecutionInit) {
     this.taskId = init.taskId;
@@ -152,6 +155,7 @@ export class Execution implements AgentContext {
     this.abortReason = new A2AError('TaskNotCancelable', reason);
     this.controller?.abort(this.abortReason);
     this.endTurn('aborted');
+    this.onAbort?.();
   }
 
   reply(content: MessageContent): Promise<void> {
@@ -257,8 +261,17 @@ export class Execution implements AgentContext {
     if (pushConfig) await pushStore.savePushConfig(pushConfig);
   }
 
+  /**
+   * The agent's write must land: a lost race (a client's message or another execution wrote first) is retried on the
+   * new version with jittered backoff for as long as it takes; a store outage is retried with backoff until the store
+   * is back, for up to `storeRetryMs`. Only then does the execution give up: it is aborted (so its lease is released
+   * and the janitor ends the task) rather than left holding a lease for a task it cannot write.
+   */
   private async appendEvent(event: TaskEvent): Promise<TaskEventRecord> {
-    for (let attempt = 0; ; attempt++) {
+    let conflicts = 0;
+    let outages = 0;
+    let outageSince = 0;
+    for (;;) {
       try {
         const record = await this.init.store.append(this.taskId, this.version, event);
         this.version = record.seq;
@@ -267,8 +280,21 @@ export class Execution implements AgentContext {
           this.endTurn('paused');
         return record;
       } catch (error) {
-        if (!(error instanceof ConcurrentModificationError) || attempt >= MAX_RETRIES) throw toA2AError(error);
-        this.version = error.actualVersion;
+        if (this.aborted) throw toA2AError(error);
+        if (error instanceof ConcurrentModificationError) {
+          this.version = error.actualVersion;
+          await conflictPause(++conflicts);
+        } else if (isStoreUnavailable(error)) {
+          if (outages++ === 0) outageSince = Date.now();
+          else if (Date.now() - outageSince >= this.init.storeRetryMs) {
+            const reason = `The task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
+            this.init.onError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
+            this.abort(reason);
+            throw error;
+          }
+          await outagePause(outages);
+        } else throw toA2AError(error);
+        if (this.aborted) throw this.abortReason;
       }
     }
   }

@@ -36,6 +36,7 @@ import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
+import { conflictPause, DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause } from './store-retry.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
@@ -79,9 +80,25 @@ export interface RequestHandlerOptions {
   now?: (() => string) | undefined;
   /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
   coordinator?: ExecutionCoordinator | undefined;
+  /**
+   * How long a running execution retries a write the task store refuses as unavailable (a database outage) before
+   * it gives up: its executor is aborted and its lease released, so the task ends FAILED rather than staying WORKING.
+   * The executor's call waits meanwhile. Default 5 minutes.
+   */
+  storeRetryMs?: number | undefined;
+}
+
+export interface CloseOptions {
+  /** How long running executions may take to finish before they are aborted and their tasks failed. Default 25 s. */
+  timeoutMs?: number;
 }
 
 const DEFAULT_PAGE_SIZE = 50;
+/** A client's cancel that keeps losing races to the agent's writes gives up with TaskNotCancelable after this many. */
+const CANCEL_ATTEMPTS = 50;
+/** A client's message that keeps losing races (practically never: each loss means another writer progressed). */
+const MESSAGE_ATTEMPTS = 200;
+const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 /** ISO-8601 time, formatted once per millisecond (busy servers ask several times per request). */
 let clockMs = -1;
@@ -114,7 +131,12 @@ export class A2ARequestHandler {
   private readonly coordinator: ExecutionCoordinator;
   private readonly now: () => string;
   private readonly checkInputModes: (parts: readonly Part[]) => void;
+  private readonly storeRetryMs: number;
   private lastTimestamp = '';
+  /** Open client streams, ended by {@link close}. */
+  private readonly streams = new Set<Subscription>();
+  private closed: Promise<void> | undefined;
+  private onDrained: (() => void) | undefined;
 
   constructor(private readonly options: RequestHandlerOptions) {
     if (!options?.agentCard) throw new TypeError('A2ARequestHandler needs an agentCard and an executor');
@@ -134,6 +156,7 @@ export class A2ARequestHandler {
       options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
     this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
+    this.storeRetryMs = options.storeRetryMs ?? DEFAULT_STORE_RETRY_MS;
     const clock = options.now ?? systemClock;
     // Status timestamps never go backwards: ListTasks orders by them.
     this.now = () => {
@@ -163,6 +186,7 @@ export class A2ARequestHandler {
   async *sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
     this.requireStreaming();
     const { execution, subscription } = await this.start(request, call, true);
+    this.streams.add(subscription);
     try {
       const first = await execution.first;
       if ('message' in first) {
@@ -175,6 +199,7 @@ export class A2ARequestHandler {
       );
       yield* this.follow(subscription, first.stored);
     } finally {
+      this.streams.delete(subscription);
       subscription.close();
     }
   }
@@ -225,7 +250,9 @@ export class A2ARequestHandler {
       const context = running[0];
       if (context) await this.executor.cancel(context);
     }
-    for (let attempt = 0; ; attempt++) {
+    // Racing the agent's writes (possibly on another instance, until the abort reaches it): re-read and retry with
+    // jittered backoff. CANCELED can only lose to a terminal state, which is answered as not cancelable.
+    for (let attempt = 1; ; attempt++) {
       try {
         await this.store.append(request.id, stored.version, {
           kind: 'status',
@@ -234,7 +261,13 @@ export class A2ARequestHandler {
         });
         break;
       } catch (error) {
-        if (!(error instanceof ConcurrentModificationError) || attempt >= 5) throw error;
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+        if (attempt >= CANCEL_ATTEMPTS) {
+          throw new A2AError('TaskNotCancelable', `Task ${request.id} kept changing while being canceled; try again`, {
+            metadata: { taskId: request.id },
+          });
+        }
+        await conflictPause(attempt);
         stored = await this.load(request.id, call);
         if (stored.task.status.state === 'TASK_STATE_CANCELED') break;
         if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
@@ -253,6 +286,7 @@ export class A2ARequestHandler {
     afterSeq?: number,
   ): AsyncGenerator<StreamResponse> {
     this.requireStreaming();
+    if (this.closed) throw shuttingDown();
     const stored = await this.load(request.id, call);
     const replay = afterSeq === undefined ? undefined : await this.replay(request.id, afterSeq, stored.version);
     if (!replay?.length && isTerminal(stored.task.status.state)) {
@@ -265,11 +299,13 @@ export class A2ARequestHandler {
       );
     }
     const subscription = this.subscribe(request.id, stored.version, call);
+    this.streams.add(subscription);
     try {
       if (replay?.length) yield* replay;
       else yield withSeq({ task: viewTask(stored.task) }, stored.version);
       yield* this.follow(subscription, stored);
     } finally {
+      this.streams.delete(subscription);
       subscription.close();
     }
   }
@@ -334,6 +370,7 @@ export class A2ARequestHandler {
    */
   private async start(request: SendMessageRequest, call: CallContext, follow: boolean) {
     const { message, configuration } = request;
+    if (this.closed) throw shuttingDown();
     this.checkRequiredExtensions(call);
     if (message.role !== 'ROLE_USER')
       throw invalidParams('Invalid params: message.role: must be ROLE_USER', [
@@ -371,8 +408,9 @@ export class A2ARequestHandler {
     const userMessage = storedUserMessage(message, taskId, contextId);
 
     let subscription: Subscription | undefined;
+    let ended = false;
     if (existing) {
-      const record = await this.appendWithRetry(taskId, { kind: 'history', message: userMessage });
+      const record = await this.appendMessage(taskId, existing.version, userMessage);
       if (follow) subscription = this.subscribe(taskId, record.seq, call);
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
       existing = {
@@ -398,16 +436,20 @@ export class A2ARequestHandler {
       now: this.now,
       onError: this.onError,
       onStored: (stored) => {
-        if (follow) subscription = this.subscribe(taskId, stored.version, call);
+        if (follow && !ended) subscription = this.subscribe(taskId, stored.version, call);
       },
+      storeRetryMs: this.storeRetryMs,
     });
     if (configuration?.returnImmediately) await execution.submit();
     execution.start();
     this.track(execution);
     // The subscription exists once the task is stored; a message-only answer never needs it.
     const lazy: Subscription = {
-      next: () => (subscription ?? emptySubscription).next(),
-      close: () => subscription?.close(),
+      next: () => (ended ? emptySubscription : (subscription ?? emptySubscription)).next(),
+      close: () => {
+        ended = true;
+        subscription?.close();
+      },
     };
     return { execution, subscription: lazy };
   }
@@ -486,39 +528,141 @@ export class A2ARequestHandler {
         Promise.resolve(this.executor.cancel?.(execution)).catch(this.onError);
       },
     });
-    // Forget the execution once its task is finished or it returned with the task waiting for the client.
-    const release = () => {
-      lease.release();
+    // Forget the execution once its task is finished or it returned with the task waiting for the client, or once it
+    // is aborted (canceled, or it gave up on an unavailable store): no lease outlives an execution that cannot write.
+    let released = false;
+    const release = (handOver?: boolean) => {
+      if (released) return;
+      released = true;
+      lease.release(handOver);
       set.delete(execution);
       if (set.size === 0 && this.executions.get(taskId) === set) this.executions.delete(taskId);
+      if (this.executions.size === 0) this.onDrained?.();
     };
+    execution.onAbort = release;
     void execution.settled
       .then(async () => {
         // Its own last event left the task finished or waiting for the client: no read needed.
         const last = execution.lastState;
         if (last && (isTerminal(last) || isInterrupted(last))) return release();
-        const stored = execution.stored ? await this.store.get(taskId) : undefined;
+        const stored = execution.stored ? await this.readThroughOutage(taskId) : undefined;
         const state = stored?.task.status.state;
-        if (!state || isTerminal(state) || isInterrupted(state)) return release();
+        if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
         // Background work goes on after execute() returned: release when the task finishes.
         for await (const record of this.store.subscribe(taskId, stored.version, execution.signal)) {
           if (endsTurn(record)) break;
         }
         release();
       })
-      .catch(this.onError);
+      .catch((error) => {
+        this.onError(error);
+        release();
+      });
   }
 
-  private async appendWithRetry(taskId: string, event: Parameters<TaskStore['append']>[2]): Promise<TaskEventRecord> {
-    for (let attempt = 0; ; attempt++) {
-      const stored = await this.store.get(taskId);
-      if (!stored) throw taskNotFound(taskId);
+  /** The task, read again while the store is unavailable, for up to `storeRetryMs`. */
+  private async readThroughOutage(taskId: string): Promise<StoredTask | undefined> {
+    const since = Date.now();
+    for (let attempt = 1; ; attempt++) {
       try {
-        return await this.store.append(taskId, stored.version, event);
+        return await this.store.get(taskId);
       } catch (error) {
-        if (!(error instanceof ConcurrentModificationError) || attempt >= 5) throw error;
+        if (!isStoreUnavailable(error) || Date.now() - since >= this.storeRetryMs) throw error;
+        await outagePause(attempt);
       }
     }
+  }
+
+  /**
+   * Appends a client's message to the history. A lost race (the agent or another client wrote first) is retried on
+   * the new version with jittered backoff; a task that finished meanwhile answers UnsupportedOperation, as for a
+   * message to a finished task.
+   */
+  private async appendMessage(taskId: string, version: number, message: Message): Promise<TaskEventRecord> {
+    const event = { kind: 'history', message } as const;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.append(taskId, version, event);
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+        if (attempt >= MESSAGE_ATTEMPTS) {
+          throw new A2AError('Unavailable', `Task ${taskId} is changing too often to take the message; try again`, {
+            metadata: { taskId },
+          });
+        }
+        version = error.actualVersion;
+        await conflictPause(attempt);
+      }
+    }
+  }
+
+  /** Whether {@link close} was called: new messages and subscriptions are refused. */
+  get closing(): boolean {
+    return this.closed !== undefined;
+  }
+
+  /**
+   * Graceful shutdown. New SendMessage, SendStreamingMessage and SubscribeToTask calls are refused at once with
+   * `Unavailable` (HTTP 503); open streams end cleanly (no terminal event: clients resubscribe, e.g. on another
+   * instance); running executions get `timeoutMs` to finish. Those still running then are aborted, their tasks
+   * FAILED ("The agent was shut down before the task finished") and their leases released, so nothing is left for a
+   * janitor to wait out. Reads and CancelTask are still served. Idempotent; the store is left open.
+   */
+  close(options: CloseOptions = {}): Promise<void> {
+    this.closed ??= this.shutDown(options.timeoutMs ?? SHUTDOWN_TIMEOUT_MS);
+    return this.closed;
+  }
+
+  private async shutDown(timeoutMs: number): Promise<void> {
+    for (const stream of this.streams) stream.close();
+    this.streams.clear();
+    if (this.executions.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.onDrained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.onDrained = undefined;
+    }
+    const left: Execution[] = [];
+    for (const set of this.executions.values()) left.push(...set);
+    await Promise.all(left.map((execution) => this.abandon(execution)));
+  }
+
+  /** Stops an execution that outlived the shutdown deadline and fails its task if it was still running. */
+  private async abandon(execution: Execution): Promise<void> {
+    const release = execution.onAbort;
+    execution.onAbort = undefined; // released below, once its task is failed
+    execution.abort('The server is shutting down');
+    let handOver = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const stored = await this.store.get(execution.taskId);
+        const state = stored?.task.status.state;
+        if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) break;
+        try {
+          await this.store.append(execution.taskId, stored.version, {
+            kind: 'status',
+            status: {
+              state: 'TASK_STATE_FAILED',
+              timestamp: this.now(),
+              message: execution.agentMessage('The agent was shut down before the task finished'),
+            },
+          });
+          break;
+        } catch (error) {
+          if (!(error instanceof ConcurrentModificationError) || attempt >= CANCEL_ATTEMPTS) throw error;
+          await conflictPause(attempt);
+        }
+      }
+    } catch (error) {
+      // The store is unreachable: the lease is handed over, so another instance's janitor fails the task.
+      this.onError(error);
+      handOver = true;
+    }
+    release?.(handOver);
   }
 
   private async load(taskId: string, call: CallContext): Promise<StoredTask> {
@@ -555,6 +699,8 @@ interface Subscription {
   close(): void;
 }
 const emptySubscription: Subscription = { next: async () => ({ value: undefined, done: true }), close: () => {} };
+
+const shuttingDown = () => new A2AError('Unavailable', 'The server is shutting down; retry on another instance');
 
 const notCancelable = (task: Task) =>
   new A2AError('TaskNotCancelable', `Task ${task.id} is ${task.status.state} and cannot be canceled`, {
