@@ -24,6 +24,10 @@ const RUNNING: ReadonlySet<TaskState> = new Set(['TASK_STATE_SUBMITTED', 'TASK_S
  * version-checked append, so two janitors cannot both act. CancelTask on an instance that does not run the task
  * sends a NOTIFY; the instance that runs it aborts the executor's signal. The heartbeat also aborts local executions
  * whose task was finished elsewhere (a cancel whose NOTIFY was lost).
+ *
+ * After a database outage nobody could renew, so every lease may look expired when the database returns: the janitor
+ * acts only once its own heartbeat has been reaching the database for a full lease TTL (also after start-up), which
+ * gives the live owners time to renew first.
  */
 export class PostgresExecutionCoordinator implements ExecutionCoordinator {
   readonly instanceId: string;
@@ -33,6 +37,8 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly onError: (error: unknown) => void;
   private ticking = false;
+  /** When the heartbeat's queries started succeeding again (start-up or the end of an outage); `undefined`: failing. */
+  private connectedSince: number | undefined;
 
   constructor(options: PostgresExecutionCoordinatorOptions) {
     this.store = options.store;
@@ -55,19 +61,24 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     set.add(execution);
     let released = false;
     return {
-      release: () => {
+      release: (handOver) => {
         if (released) return;
         released = true;
         const current = this.local.get(taskId);
         current?.delete(execution);
         if (current?.size !== 0) return;
         this.local.delete(taskId);
+        // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
+        // instance fails the task. Either way, a write that fails leaves an orphan lease that expires and is reaped
+        // (by this instance too); the janitor leaves finished or waiting tasks alone.
         void this.store
-          .query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [
-            toKey(taskId),
-            this.instanceId,
-          ])
-          .catch(() => {}); // an orphan lease expires; the janitor leaves finished or waiting tasks alone
+          .query(
+            handOver
+              ? `UPDATE a2a_execution_leases SET expires_at = '-infinity' WHERE task_id = $1 AND instance_id = $2`
+              : 'DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2',
+            [toKey(taskId), this.instanceId],
+          )
+          .catch(() => {});
       },
     };
   }
@@ -85,7 +96,10 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     clearInterval(this.timer);
   }
 
-  /** One heartbeat: renew this instance's leases, stop executions whose task finished elsewhere, reap dead leases. */
+  /**
+   * One heartbeat: renew this instance's leases, stop executions whose task finished elsewhere, reap dead leases
+   * (once connected for a full TTL).
+   */
   async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
@@ -93,6 +107,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
       const ids = [...this.local.keys()];
       if (ids.length) {
         await this.renew(ids);
+        this.connectedSince ??= Date.now();
         const { rows } = await this.store.query<{ id: string; state: TaskState }>(
           'SELECT id, state FROM a2a_tasks WHERE id = ANY($1)',
           [ids.map(toKey)],
@@ -101,7 +116,8 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
       }
       await this.reap();
     } catch (error) {
-      if (!isUnavailable(error)) this.onError(error);
+      if (isUnavailable(error)) this.connectedSince = undefined;
+      else this.onError(error);
     } finally {
       this.ticking = false;
     }
@@ -117,21 +133,25 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
   }
 
   /**
-   * Leases expired for more than one heartbeat: their instance is gone. Also running tasks that never got a lease
-   * (their instance died between storing the task and its first lease write) once untouched for two TTLs.
+   * Leases expired for more than one heartbeat: their instance is gone (or, for this instance's own, their release
+   * could not be written). Also running tasks without a lease (their instance died between storing the task and its
+   * first lease write, or their execution gave up) once untouched for two TTLs.
    */
   private async reap(): Promise<void> {
     const { rows } = await this.store.query<{ task_id: string; instance_id: string }>(
       `SELECT task_id, instance_id FROM a2a_execution_leases
-        WHERE expires_at < now() - $1 * interval '1 millisecond' AND instance_id <> $2
+        WHERE expires_at < now() - $1 * interval '1 millisecond' AND NOT (instance_id = $2 AND task_id = ANY($4))
        UNION ALL
        SELECT t.id, '(no lease)' FROM a2a_tasks t
         WHERE t.state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')
           AND t.updated_at < now() - $3 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM a2a_execution_leases l WHERE l.task_id = t.id)
        LIMIT 100`,
-      [Math.floor(this.leaseTtlMs / 3), this.instanceId, 2 * this.leaseTtlMs],
+      [Math.floor(this.leaseTtlMs / 3), this.instanceId, 2 * this.leaseTtlMs, [...this.local.keys()].map(toKey)],
     );
+    // Connected again (or just started): owners get a full TTL to renew before their leases count as dead.
+    const since = (this.connectedSince ??= Date.now());
+    if (Date.now() - since < this.leaseTtlMs) return;
     for (const lease of rows) {
       const taskId = fromKey(lease.task_id);
       const stored = await this.store.get(taskId);
@@ -151,7 +171,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
                   {
                     text:
                       lease.instance_id === '(no lease)'
-                        ? 'Executor lost: the task was never leased by a running instance'
+                        ? 'Executor lost: no running instance holds an execution lease for the task'
                         : `Executor lost: instance ${lease.instance_id} stopped renewing its execution lease`,
                   },
                 ],

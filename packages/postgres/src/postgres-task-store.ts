@@ -260,6 +260,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       this.cache.delete(taskId);
       const stored = await this.get(taskId);
       if (!stored) throw new Error(`Task ${taskId} does not exist`);
+      this.cache.set(taskId, stored); // the writer retries on this version: no second read
       throw new ConcurrentModificationError(taskId, expectedVersion, stored.version);
     }
     this.cache.set(taskId, { task, version: seq });

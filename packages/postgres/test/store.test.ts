@@ -9,6 +9,7 @@ import {
 } from '@a2a/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js';
+import { eventually } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 const message = (text: string, taskId: string, contextId: string) => ({
@@ -83,10 +84,13 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
       await a.pool.query("UPDATE a2a_tasks SET updated_at = now() - interval '1 minute' WHERE id = ANY($1)", [
         ['orphan', 'leased'],
       ]);
-      await janitor.tick();
-      const orphan = (await b.get('orphan'))?.task;
-      expect(orphan?.status.state).toBe('TASK_STATE_FAILED');
-      expect(orphan?.status.message?.parts[0]?.text).toMatch(/never leased/);
+      // The janitor acts once it has been connected for a full TTL (its own heartbeat runs meanwhile).
+      const orphan = await eventually(async () => {
+        await janitor.tick();
+        const found = (await b.get('orphan'))?.task;
+        return found?.status.state === 'TASK_STATE_FAILED' && found;
+      });
+      expect(orphan.status.message?.parts[0]?.text).toMatch(/no running instance holds an execution lease/);
       expect((await b.get('leased'))?.task.status.state).toBe('TASK_STATE_WORKING');
       lease.release();
     } finally {
