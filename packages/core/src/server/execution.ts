@@ -12,7 +12,7 @@ import {
   type TaskOwner,
   type TaskStore,
 } from '../store/task-store.js';
-import { isInterrupted, isTerminal, newTask, type TaskEvent } from '../task-state.js';
+import { InvalidTransitionError, isInterrupted, isTerminal, newTask, type TaskEvent } from '../task-state.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
 import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
 
@@ -235,6 +235,11 @@ export class Execution implements AgentContext {
     if (!this.aborted) this.init.onError(error);
   };
 
+  /** This execution's own last write finished the task. */
+  private finishedHere(): boolean {
+    return this.lastWritten !== undefined && isTerminal(this.lastWritten);
+  }
+
   private async applyStatus(state: TaskState, content: MessageContent | undefined): Promise<void> {
     if (!this.stored) await this.ensureStored();
     const status: TaskStatus = { state, timestamp: this.init.now() };
@@ -293,6 +298,11 @@ export class Execution implements AgentContext {
             throw error;
           }
           await outagePause(outages);
+        } else if (error instanceof InvalidTransitionError && isTerminal(error.from) && !this.finishedHere()) {
+          // Finished by someone else (a cancel, possibly on another instance, whose abort has not arrived yet): the
+          // execution stops as if canceled; the agent's late update is not an agent failure.
+          this.abort(`Task is ${error.from}`);
+          throw this.abortReason;
         } else throw toA2AError(error);
         if (this.aborted) throw this.abortReason;
       }

@@ -245,7 +245,8 @@ export class A2ARequestHandler {
     if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
     const running = [...(this.executions.get(request.id) ?? [])];
     for (const execution of running) execution.abort('Task canceled');
-    if (running.length === 0) await this.coordinator.requestCancel(request.id);
+    // Other instances may run executions of the task too (concurrent continuations): reach them as well.
+    await this.coordinator.requestCancel(request.id);
     if (this.executor.cancel) {
       const context = running[0];
       if (context) await this.executor.cancel(context);
