@@ -119,7 +119,10 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
     await pg('start');
 
     // The write is retried until the store is back: COMPLETED, and the execution let go of its lease.
-    await eventually(async () => (await rest(patient, 'GET', `/tasks/${kept}`)).body?.status?.state === 'TASK_STATE_COMPLETED', 15_000);
+    await eventually(
+      async () => (await rest(patient, 'GET', `/tasks/${kept}`)).body?.status?.state === 'TASK_STATE_COMPLETED',
+      15_000,
+    );
     // The execution that gave up released its lease (or left it to expire): the janitor ends the task.
     const failed = await eventually(async () => {
       const task = (await rest(patient, 'GET', `/tasks/${dropped}`)).body;
