@@ -1,5 +1,7 @@
 import type { A2AHandlerOptions, AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
 
+export { closeHttpServer, closeOnSignal, type ShutdownSteps } from './shutdown.js';
+
 export interface DemoAgentOptions {
   /** Pause between streamed lines (default 300 ms, so a human sees them arrive). */
   lineDelayMs?: number;

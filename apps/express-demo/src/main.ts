@@ -1,4 +1,5 @@
-import { startBanner } from '@a2a/demo-agent';
+import { createA2AHandler } from '@a2a/core';
+import { closeHttpServer, closeOnSignal, demoHandlerOptions, startBanner } from '@a2a/demo-agent';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { createApp } from './server.js';
 
@@ -6,8 +7,9 @@ const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 3000);
 // In memory by default; PostgreSQL when A2A_DATABASE_URL is set.
 const storage = await createTaskStoreFromEnv();
-const server = createApp({ storage }).listen(port, host, () => {
+const handler = createA2AHandler(demoHandlerOptions({ storage }));
+const server = createApp({ handler }).listen(port, host, () => {
   const { port: actual } = server.address() as { port: number };
   console.log(startBanner('Express', `http://${host}:${actual}`, storage.postgres ? 'PostgreSQL' : 'in-memory store'));
 });
-process.once('SIGTERM', () => server.close(() => void storage.close()));
+closeOnSignal({ handler, closeServer: () => closeHttpServer(server), closeStorage: storage.close });

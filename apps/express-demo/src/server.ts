@@ -1,11 +1,11 @@
-import { createA2AHandler } from '@a2a/core';
+import { type A2AHttpHandler, createA2AHandler } from '@a2a/core';
 import { type DemoAgentOptions, demoHandlerOptions } from '@a2a/demo-agent';
 import { a2aExpress } from '@a2a/express';
 import express, { type Express } from 'express';
 
 /** The demo app: the Poet agent at the root of an Express 5 app, behind express.json() like most apps have. */
-export function createApp(options: DemoAgentOptions = {}): Express {
-  const a2a = createA2AHandler(demoHandlerOptions(options));
+export function createApp(options: DemoAgentOptions & { handler?: A2AHttpHandler } = {}): Express {
+  const a2a = options.handler ?? createA2AHandler(demoHandlerOptions(options));
   const app = express();
   app.use(express.json());
   app.use(a2aExpress(a2a));

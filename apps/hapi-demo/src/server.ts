@@ -1,11 +1,13 @@
-import { createA2AHandler } from '@a2a/core';
+import { type A2AHttpHandler, createA2AHandler } from '@a2a/core';
 import { type DemoAgentOptions, demoHandlerOptions } from '@a2a/demo-agent';
 import { a2aHapi } from '@a2a/hapi';
 import Hapi from '@hapi/hapi';
 
 /** The demo app: the Poet agent as a Hapi plugin, next to an ordinary Hapi route. */
-export async function createDemoServer(options: DemoAgentOptions & { host?: string; port?: number } = {}) {
-  const handler = createA2AHandler(demoHandlerOptions(options));
+export async function createDemoServer(
+  options: DemoAgentOptions & { host?: string; port?: number; handler?: A2AHttpHandler } = {},
+) {
+  const handler = options.handler ?? createA2AHandler(demoHandlerOptions(options));
   const server = Hapi.server({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   await server.register({ plugin: a2aHapi, options: { handler } });
   server.route({ method: 'GET', path: '/health', handler: () => ({ ok: true }) });

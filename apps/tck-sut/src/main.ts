@@ -26,9 +26,15 @@ const sut = await startSut({
   headerlessCard,
   extendedCard,
   storage,
+  shutdownTimeoutMs: Number(process.env.A2A_SHUTDOWN_TIMEOUT_MS ?? 25_000),
 });
 console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}) on ${sut.url}`);
 console.log(`  agent card: ${sut.url}/.well-known/agent-card.json   JSON-RPC: ${sut.url}/`);
-const stop = () => void sut.close().then(() => storage.close());
+// SIGTERM: graceful (503 for new requests, streams end, running tasks get A2A_SHUTDOWN_TIMEOUT_MS), then exit.
+const stop = () =>
+  void sut
+    .close()
+    .then(() => storage.close())
+    .then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

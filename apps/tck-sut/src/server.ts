@@ -31,6 +31,8 @@ export interface SutOptions extends TckAgentOptions {
   requiredExtension?: boolean;
   /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
   storage?: Pick<A2AHandlerOptions, 'taskStore' | 'coordinator'>;
+  /** `close()` lets running tasks finish for this long (then fails them). Default 5 s. */
+  shutdownTimeoutMs?: number;
 }
 
 export interface RunningSut {
@@ -76,7 +78,13 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
 export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  const { a2a, close } = createTckHandler(options);
+  const handler = createTckHandler(options);
+  const { a2a } = handler;
+  // Graceful: new requests get 503, streams end, running tasks get the grace period; then the server and the sender.
+  const close = async () => {
+    await a2a.close({ timeoutMs: options.shutdownTimeoutMs ?? 5000 });
+    await handler.close();
+  };
   const adapter = options.adapter ?? 'express';
   if (adapter === 'hapi') {
     const server = Hapi.server({ host, port });
@@ -85,8 +93,8 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
     return {
       url: `http://${host}:${server.info.port}`,
       close: async () => {
-        await server.stop({ timeout: 1000 });
         await close();
+        await server.stop({ timeout: 1000 });
       },
     };
   }
@@ -106,9 +114,9 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
   return {
     url: `http://${host}:${actual}`,
     close: async () => {
+      await close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await close();
     },
   };
 }

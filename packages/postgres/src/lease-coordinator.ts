@@ -50,7 +50,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     this.timer.unref?.();
   }
 
-  track(execution: TrackedExecution): { release(): void } {
+  track(execution: TrackedExecution): { release(handOver?: boolean): void } {
     const { taskId } = execution;
     let set = this.local.get(taskId);
     if (!set) {
@@ -150,8 +150,8 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
       [Math.floor(this.leaseTtlMs / 3), this.instanceId, 2 * this.leaseTtlMs, [...this.local.keys()].map(toKey)],
     );
     // Connected again (or just started): owners get a full TTL to renew before their leases count as dead.
-    const since = (this.connectedSince ??= Date.now());
-    if (Date.now() - since < this.leaseTtlMs) return;
+    this.connectedSince ??= Date.now();
+    if (Date.now() - this.connectedSince < this.leaseTtlMs) return;
     for (const lease of rows) {
       const taskId = fromKey(lease.task_id);
       const stored = await this.store.get(taskId);

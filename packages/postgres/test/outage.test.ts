@@ -8,7 +8,12 @@ import { promisify } from 'node:util';
 import { type AgentContext, createA2AHandler, newTask, type TaskStore } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskStoreFromEnv, PostgresExecutionCoordinator, type TaskStoreSetup } from '../src/index.js';
+import {
+  createTaskStoreFromEnv,
+  PostgresExecutionCoordinator,
+  type PostgresTaskStore,
+  type TaskStoreSetup,
+} from '../src/index.js';
 import { eventually, message, rest } from './cluster.js';
 import { hasDatabase } from './db.js';
 
@@ -85,9 +90,11 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
     return id;
   };
   const leases = async () =>
-    (await setup.postgres!.pool.query<{ task_id: string }>('SELECT task_id FROM a2a_execution_leases')).rows.map(
-      (r) => r.task_id,
-    );
+    (
+      await (setup.postgres as PostgresTaskStore).pool.query<{ task_id: string }>(
+        'SELECT task_id FROM a2a_execution_leases',
+      )
+    ).rows.map((r) => r.task_id);
 
   beforeAll(async () => {
     state = await mkdtemp(join(tmpdir(), 'a2a-pg-outage-'));
@@ -134,7 +141,7 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
   });
 
   it('the janitor gives a live owner a full lease TTL after the database returns before failing its tasks', async () => {
-    const store = setup.postgres!;
+    const store = setup.postgres as PostgresTaskStore;
     const janitor = new PostgresExecutionCoordinator({ store, leaseTtlMs: LEASE_TTL_MS, instanceId: 'janitor' });
     try {
       const id = `live-${Date.now()}`;
@@ -167,9 +174,9 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
       const ended = await eventually(async () => {
         await janitor.tick();
         const task = (await store.get(id))?.task;
-        return task?.status.state === 'TASK_STATE_FAILED' && task;
+        return task?.status.state === 'TASK_STATE_FAILED' ? task : undefined;
       }, 15_000);
-      expect(ended.status.message?.parts[0]?.text).toMatch(/instance owner stopped renewing/);
+      expect(ended?.status.message?.parts[0]?.text).toMatch(/instance owner stopped renewing/);
     } finally {
       janitor.close();
     }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { type AgentContext, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskStoreFromEnv, type TaskStoreSetup } from '../src/index.js';
+import { createTaskStoreFromEnv, type PostgresTaskStore, type TaskStoreSetup } from '../src/index.js';
 import { message, rpc } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
@@ -66,7 +66,7 @@ describe.runIf(hasDatabase)('two instances racing on one task', () => {
     rpc(on.url, 'SendMessage', { message: { ...message(text), taskId } });
   /** The states the task's status events set, in log order; `history` for a client's message. */
   const states = async (taskId: string) => {
-    const { rows } = await a.setup.postgres!.pool.query<{ kind: string; state: string }>(
+    const { rows } = await (a.setup.postgres as PostgresTaskStore).pool.query<{ kind: string; state: string }>(
       'SELECT kind, state FROM a2a_task_events WHERE task_id = $1 ORDER BY seq',
       [taskId],
     );

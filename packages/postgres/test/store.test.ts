@@ -88,9 +88,9 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
       const orphan = await eventually(async () => {
         await janitor.tick();
         const found = (await b.get('orphan'))?.task;
-        return found?.status.state === 'TASK_STATE_FAILED' && found;
+        return found?.status.state === 'TASK_STATE_FAILED' ? found : undefined;
       });
-      expect(orphan.status.message?.parts[0]?.text).toMatch(/no running instance holds an execution lease/);
+      expect(orphan?.status.message?.parts[0]?.text).toMatch(/no running instance holds an execution lease/);
       expect((await b.get('leased'))?.task.status.state).toBe('TASK_STATE_WORKING');
       lease.release();
     } finally {
