@@ -12,6 +12,8 @@ export interface Instance {
   /** Task ids whose executor signal aborted in this instance. */
   aborted: string[];
   stop(): Promise<void>;
+  /** SIGTERM (graceful shutdown); resolves with the exit code. */
+  terminate(): Promise<number | null>;
 }
 
 /** Starts test/fixtures/server.ts in a child process (TypeScript sources through tsx). */
@@ -48,6 +50,12 @@ export async function startInstance(name: string, env: Record<string, string>): 
     url: `http://127.0.0.1:${port}`,
     child,
     aborted,
+    terminate: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      return exited;
+    },
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
