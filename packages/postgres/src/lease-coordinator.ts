@@ -34,6 +34,8 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
   readonly leaseTtlMs: number;
   private readonly store: PostgresTaskStore;
   private readonly local = new Map<string, Set<TrackedExecution>>();
+  /** Released leases whose DELETE failed (database unreachable): the heartbeat deletes them when it can. */
+  private readonly unreleased = new Set<string>();
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly onError: (error: unknown) => void;
   private ticking = false;
@@ -78,7 +80,9 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
               : 'DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2',
             [toKey(taskId), this.instanceId],
           )
-          .catch(() => {});
+          .catch(() => {
+            if (!handOver) this.unreleased.add(taskId);
+          });
       },
     };
   }
@@ -104,6 +108,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     if (this.ticking) return;
     this.ticking = true;
     try {
+      if (this.unreleased.size) await this.deleteUnreleased();
       const ids = [...this.local.keys()];
       if (ids.length) {
         await this.renew(ids);
@@ -121,6 +126,17 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     } finally {
       this.ticking = false;
     }
+  }
+
+  private async deleteUnreleased(): Promise<void> {
+    const ids = [...this.unreleased];
+    // A task running here again has a live lease: keep it.
+    const stale = ids.filter((id) => !this.local.has(id));
+    await this.store.query('DELETE FROM a2a_execution_leases WHERE task_id = ANY($1) AND instance_id = $2', [
+      stale.map(toKey),
+      this.instanceId,
+    ]);
+    for (const id of ids) this.unreleased.delete(id);
   }
 
   private async renew(taskIds: string[]): Promise<void> {

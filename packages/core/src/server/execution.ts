@@ -235,6 +235,28 @@ export class Execution implements AgentContext {
     if (!this.aborted) this.init.onError(error);
   };
 
+  /**
+   * After giving up: records FAILED with the reason as soon as the store answers again, so the task says why it
+   * ended (one read every two seconds or so meanwhile; the timer does not hold the process). If this process ends
+   * first, the lease janitor of another instance fails the task instead.
+   */
+  private async failWhenBack(reason: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await outagePause(attempt);
+      try {
+        const stored = await this.init.store.get(this.taskId);
+        const state = stored?.task.status.state;
+        if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) return;
+        const message = this.agentMessage(`The agent's progress could not be recorded: ${reason}`);
+        const status: TaskStatus = { state: 'TASK_STATE_FAILED', timestamp: this.init.now(), message };
+        await this.init.store.append(this.taskId, stored.version, { kind: 'status', status });
+        return;
+      } catch {
+        // Still unavailable, or a lost race: look again.
+      }
+    }
+  }
+
   /** This execution's own last write finished the task. */
   private finishedHere(): boolean {
     return this.lastWritten !== undefined && isTerminal(this.lastWritten);
@@ -292,9 +314,10 @@ export class Execution implements AgentContext {
         } else if (isStoreUnavailable(error)) {
           if (outages++ === 0) outageSince = Date.now();
           else if (Date.now() - outageSince >= this.init.storeRetryMs) {
-            const reason = `The task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
+            const reason = `the task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
             this.init.onError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
             this.abort(reason);
+            void this.failWhenBack(reason);
             throw error;
           }
           await outagePause(outages);

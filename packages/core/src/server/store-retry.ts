@@ -28,4 +28,5 @@ export function outagePause(attempt: number): Promise<void> {
   return pause(backoffDelay(OUTAGE_BACKOFF, attempt, Math.random) + 20);
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+// Unref'd: a retry alone does not keep a process alive that is otherwise done.
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
