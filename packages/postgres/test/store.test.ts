@@ -71,6 +71,27 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     }
   });
 
+  it('a lease handed over at shutdown is reaped at the next janitor tick, long before its TTL', async () => {
+    const janitor = new PostgresExecutionCoordinator({ store: b, leaseTtlMs: 300, instanceId: 'janitor' });
+    const leaving = new PostgresExecutionCoordinator({ store: a, leaseTtlMs: 600_000, instanceId: 'leaving' });
+    try {
+      await a.create(task('handed-over'), 'alice');
+      await a.append('handed-over', 1, status('TASK_STATE_WORKING'));
+      const lease = leaving.track({ taskId: 'handed-over', abort: () => {} });
+      await leaving.tick();
+      lease.release(true); // stopped at shutdown without being able to fail its task
+      const failed = await eventually(async () => {
+        await janitor.tick();
+        const found = (await b.get('handed-over'))?.task;
+        return found?.status.state === 'TASK_STATE_FAILED' ? found : undefined;
+      });
+      expect(failed?.status.message?.parts[0]?.text).toMatch(/instance leaving stopped renewing/);
+    } finally {
+      janitor.close();
+      leaving.close();
+    }
+  });
+
   it('fails a running task that never got a lease (its instance died first), not one whose lease is alive', async () => {
     const janitor = new PostgresExecutionCoordinator({ store: b, leaseTtlMs: 300, instanceId: 'janitor' });
     const owner = new PostgresExecutionCoordinator({ store: a, leaseTtlMs: 60_000, instanceId: 'alive' });

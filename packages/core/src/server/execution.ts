@@ -81,7 +81,7 @@ export class Execution implements AgentContext {
   private endTurn!: (end: TurnEnd) => void;
   private lastWritten: TaskState | undefined;
   /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
-  onAbort: ((handOver?: boolean) => void) | undefined;
+  onAbort: ((handOver?: boolean) => void) | undefined = undefined;
 
   constructor(private readonly init: ExecutionInit) {
     this.taskId = init.taskId;
