@@ -42,7 +42,8 @@ export interface ArtifactChunk {
 
 /**
  * What an executor sees and uses. Every helper is ordered (calls are applied in call order even when not awaited)
- * and resolves once the change is stored and visible to GetTask, streams and push.
+ * and resolves once the change is stored and visible to GetTask, streams and push. A lost race is re-applied on the
+ * new version; a store outage is waited out (up to the handler's `storeRetryMs`, then `signal` aborts).
  * Work may go on after `execute()` returns: the context stays usable until the task is finished.
  */
 export interface AgentContext {

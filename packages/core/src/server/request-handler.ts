@@ -187,6 +187,7 @@ export class A2ARequestHandler {
     this.requireStreaming();
     const { execution, subscription } = await this.start(request, call, true);
     this.streams.add(subscription);
+    if (this.closed) subscription.close(); // close() ran while this call was starting
     try {
       const first = await execution.first;
       if ('message' in first) {
@@ -301,6 +302,7 @@ export class A2ARequestHandler {
     }
     const subscription = this.subscribe(request.id, stored.version, call);
     this.streams.add(subscription);
+    if (this.closed) subscription.close(); // close() ran while this call was loading the task
     try {
       if (replay?.length) yield* replay;
       else yield withSeq({ task: viewTask(stored.task) }, stored.version);
