@@ -12,7 +12,7 @@ describe.runIf(hasDatabase)('SIGTERM on the instance running a task and serving 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const env = { A2A_DATABASE_URL: db.url, A2A_LEASE_TTL_MS: String(LEASE_TTL_MS), A2A_SHUTDOWN_TIMEOUT_MS: '2500' };
+    const env = { A2A_DATABASE_URL: db.url, A2A_LEASE_TTL_MS: String(LEASE_TTL_MS), A2A_SHUTDOWN_TIMEOUT_MS: '5000' };
     a = await startInstance('a', env); // first, alone: it runs the migrations
     b = await startInstance('b', env);
   });
@@ -30,7 +30,7 @@ describe.runIf(hasDatabase)('SIGTERM on the instance running a task and serving 
   };
 
   it('the stream ends cleanly, new work is refused, the running task finishes, the stuck one fails at once', async () => {
-    const steps = await startTask(a, 'steps 12 delay 100');
+    const steps = await startTask(a, 'steps 8 delay 100');
     const stuck = await startTask(a, 'hang');
     await eventually(
       async () => (await rest(b.url, 'GET', `/tasks/${stuck}`)).body.status.state === 'TASK_STATE_WORKING',
