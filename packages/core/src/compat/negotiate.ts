@@ -97,7 +97,7 @@ function hasKind(params: unknown): boolean {
   return 'kind' in message || (Array.isArray(message.parts) && message.parts.some((p) => isObject(p) && 'kind' in p));
 }
 
-type Settings = StreamSettings & { maxBodyBytes: number; headers: HeaderInit };
+type Settings = StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit };
 
 /**
  * The JSON-RPC version router: `undefined` lets the v1.0 path serve the call; otherwise the response of the

@@ -1,5 +1,5 @@
 import { A2AError, toA2AError } from '../errors.js';
-import { readBodyText } from '../http/body.js';
+import { jsonValue, readJsonBody } from '../http/body.js';
 import { textResponse } from '../http/prepared.js';
 import type { RequestUrl } from '../http/request-url.js';
 import { type HeaderInit, jsonResponse } from '../http/responses.js';
@@ -182,7 +182,7 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
     url: RequestUrl,
     match: V03RestMatch,
     env: OperationEnv,
-    settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
+    settings: StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit },
   ): Promise<Response> => {
     const headers = settings.headers;
     try {
@@ -196,14 +196,9 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
       const { route, params } = match;
       let body: Json = {};
       if (route.body) {
-        const text = await readBodyText(request, settings.maxBodyBytes);
-        if (text.trim() !== '') {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            throw new A2AError('ParseError', 'Invalid JSON payload');
-          }
+        const read = await readJsonBody(request, settings.maxBodyBytes);
+        if (!('text' in read) || read.text.trim() !== '') {
+          const parsed = jsonValue(read, settings.maxJsonDepth);
           if (!isObject(parsed)) throw new A2AError('InvalidParams', 'Invalid params: the body must be a JSON object');
           body = parsed;
         }

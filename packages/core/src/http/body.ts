@@ -1,5 +1,6 @@
 import { A2AError } from '../errors.js';
-import { preparedBody } from './prepared.js';
+import { checkJsonDepth } from './json-depth.js';
+import { hasPreparedBody, preparedBody, preparedParsed } from './prepared.js';
 
 export const JSON_MEDIA_TYPES = ['application/json', 'application/a2a+json'];
 
@@ -25,8 +26,13 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
  * without buffering past the limit. Any handler mounted through the adapters should read bodies with it.
  */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (preparedParsed(request) !== undefined && preparedBody(request) === undefined) throw new TypeError(PARSED_ONLY);
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (declared > maxBytes) {
+    // Refused unread: release the stream, so a bridge reading it stops holding the body back (and discards it).
+    if (!hasPreparedBody(request)) void request.body?.cancel().catch(() => {});
+    throw tooLarge(maxBytes);
+  }
   const prepared = preparedBody(request);
   if (prepared) {
     const bytes = await prepared;
@@ -49,6 +55,47 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
 }
+
+/** A request body read as JSON: the text (maybe empty), or the value a framework's parser already made of it. */
+export type JsonBody = { text: string } | { parsed: unknown };
+
+/** The body for a JSON route: the parser's value the Node bridge handed over, else the text (limit as above). */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
+  const parsed = preparedParsed(request);
+  if (parsed !== undefined) {
+    // The parser enforced its own limit; ours still holds for what it declared.
+    if (Number(request.headers.get('content-length') ?? Number.NaN) > maxBytes) throw tooLarge(maxBytes);
+    return { parsed };
+  }
+  return { text: await readBodyText(request, maxBytes) };
+}
+
+/**
+ * The JSON value of a non-empty body: -32700 when the text is not JSON; refused when nested deeper than
+ * `maxDepth` (InvalidParams naming the field, or `type`, with `prefix` dropped from the path).
+ */
+export function jsonValue(
+  body: JsonBody,
+  maxDepth: number,
+  type?: Parameters<typeof checkJsonDepth>[2],
+  prefix?: string,
+): unknown {
+  let value: unknown;
+  if ('parsed' in body) value = body.parsed;
+  else {
+    try {
+      value = JSON.parse(body.text);
+    } catch {
+      throw new A2AError('ParseError', 'Invalid JSON payload');
+    }
+  }
+  checkJsonDepth(value, maxDepth, type, prefix);
+  return value;
+}
+
+const PARSED_ONLY =
+  "The request body's bytes are gone: a framework body parser consumed them and left only a parsed value. Mount " +
+  'this handler before the parser, or keep the raw bytes (e.g. a `verify` hook setting `req.rawBody`).';
 
 function decode(bytes: Uint8Array): string {
   try {

@@ -13,8 +13,9 @@ import {
   type RequestHandlerOptions,
 } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
+import { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
-import { isPrepared, plainResponse, requestDisconnect } from './prepared.js';
+import { isPrepared, plainResponse, preparedRefusal, requestDisconnect } from './prepared.js';
 import { parseRequestUrl, type RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
@@ -100,6 +101,11 @@ export interface A2ATransportOptions {
   publicUrl?: string;
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Deepest accepted JSON nesting of a request body (the body is level 1); deeper bodies are refused (-32602 / 400
+   * naming the field) before anything is stored. Default 64.
+   */
+  maxJsonDepth?: number;
   /** SSE keep-alive comment interval. Default 15 s. */
   keepAliveMs?: number;
   /**
@@ -135,6 +141,7 @@ export interface A2ATransportOptions {
 }
 
 const CARD_PATH = '/.well-known/agent-card.json';
+const READ_METHODS = new Set(['GET', 'HEAD']);
 const LEGACY_CARD_PATH = '/.well-known/agent.json';
 
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
@@ -148,6 +155,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     earlyErrors: options.earlyStreamErrors ?? 'json',
     onError,
@@ -235,16 +243,25 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const baseUrl = options.publicUrl ?? `${url.origin}${prefix}`;
     const version = requestedVersion(request, url);
 
+    // The bridge could not read the request as sent (an invalid Host): refused on our paths, others left to the host.
+    const refused = preparedRefusal(request);
     const legacyCard = policy.legacy && path === LEGACY_CARD_PATH;
+    // The card and key paths are ours whatever the method (OPTIONS stays with the host's CORS handling).
+    if ((path === cardPath || legacyCard || path === jwksPath) && !READ_METHODS.has(method) && method !== 'OPTIONS') {
+      return statusErrorResponse(new A2AError('MethodNotAllowed', `Method ${method} not allowed here`), {
+        allow: 'GET, HEAD',
+      });
+    }
     if ((path === cardPath || legacyCard) && (method === 'GET' || method === 'HEAD')) {
+      if (refused) return statusErrorResponse(refused);
       return cards.serve(request, baseUrl, cards.variant(version, legacyCard));
     }
     // The push signer's and the card signer's public keys.
-    const jwks =
-      path === jwksPath && (method === 'GET' || method === 'HEAD')
-        ? await cards.jwks(await engine.pushNotifications?.jwksResponse?.())
-        : undefined;
-    if (jwks) return jwks;
+    if (path === jwksPath && (method === 'GET' || method === 'HEAD')) {
+      if (refused) return statusErrorResponse(refused);
+      const jwks = await cards.jwks(await engine.pushNotifications?.jwksResponse?.());
+      if (jwks) return jwks;
+    }
     if (atRoot) return undefined; // no JWKS to serve: not a route
 
     const isJsonRpc = jsonRpcPath !== false && method === 'POST' && samePath(path, jsonRpcPath);
@@ -255,6 +272,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     // `/v1/card` is v0.3's authenticated extended card; an agent without one serves its public card there.
     const publicV03Card = v03Rest && restRelative === '/v1/card' && !engine.capabilities.extendedAgentCard;
     if (publicV03Card && (method === 'GET' || method === 'HEAD')) {
+      if (refused) return statusErrorResponse(refused);
       return cards.serve(request, baseUrl, 'superset');
     }
     const v03Match = v03Rest ? matchV03Rest(method, restRelative) : undefined;
@@ -262,7 +280,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     if (!isJsonRpc && !restMatch && !v03Match) return undefined;
     if (restMatch && 'allowed' in restMatch) {
       return statusErrorResponse(
-        new A2AError('MethodNotFound', `Method ${method} not allowed here`),
+        new A2AError('MethodNotAllowed', `Method ${method} not allowed here`),
         { allow: [...new Set(restMatch.allowed)].join(', ') },
         restMediaType(request),
       );
@@ -271,6 +289,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       isJsonRpc
         ? jsonRpcErrorResponse(await peekJsonRpcId(request, settings.maxBodyBytes), error, headers)
         : statusErrorResponse(error, headers, restMediaType(request));
+    if (refused) return fail(refused);
 
     try {
       checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : v03Match ? 'rest-v0.3' : 'rest');
@@ -297,9 +316,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       );
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
-      const { maxBodyBytes, keepAliveMs, earlyErrors } = settings;
+      const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = settings;
       const versions = versionRouter?.(version);
-      const routeSettings = { maxBodyBytes, keepAliveMs, earlyErrors, onError, headers, versions };
+      const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
       if (v03Match) return await serveV03Rest(request, url, v03Match, env, routeSettings);
       return isJsonRpc
         ? await serveJsonRpc(request, env, routeSettings)

@@ -2,7 +2,8 @@ import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
 import { OPERATIONS, type Operation, type OperationEnv, parseOperationParams, withCall } from '../server/operations.js';
-import { readBodyText } from './body.js';
+import { type JsonBody, jsonValue, readJsonBody } from './body.js';
+import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
 import { type StreamSettings, streamResponse } from './stream.js';
 
@@ -12,14 +13,12 @@ export interface JsonRpcCall {
   params: unknown;
 }
 
-/** Parses and checks the JSON-RPC 2.0 envelope (-32700 / -32600). */
-export function parseJsonRpc(text: string): JsonRpcCall {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new A2AError('ParseError', 'Invalid JSON payload');
-  }
+/**
+ * Parses and checks the JSON-RPC 2.0 envelope (-32700 / -32600); JSON nested deeper than `maxDepth` is refused
+ * (-32602 naming the field inside `params`, -32600 elsewhere), with the request's id.
+ */
+export function parseJsonRpc(source: string | JsonBody, maxDepth = DEFAULT_MAX_JSON_DEPTH): JsonRpcCall {
+  const body = jsonValue(typeof source === 'string' ? { text: source } : source, Number.POSITIVE_INFINITY);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new A2AError(
       'InvalidRequest',
@@ -34,6 +33,11 @@ export function parseJsonRpc(text: string): JsonRpcCall {
   if (typeof method !== 'string' || method === '') {
     throw withId(new A2AError('InvalidRequest', 'Invalid request: method must be a non-empty string'), callId);
   }
+  const tooDeep = tooDeepPath(body, maxDepth);
+  if (tooDeep) {
+    const inParams = tooDeep[0] === 'params';
+    throw withId(depthError(tooDeep, maxDepth, inParams ? 'InvalidParams' : 'InvalidRequest', 'params'), callId);
+  }
   return { id: callId, method, params };
 }
 
@@ -46,7 +50,7 @@ const isJsonRpcId = (id: unknown): id is JsonRpcId | undefined =>
  */
 export async function peekJsonRpcId(request: Request, maxBytes: number): Promise<JsonRpcId> {
   try {
-    const body: unknown = JSON.parse(await readBodyText(request, maxBytes));
+    const body = jsonValue(await readJsonBody(request, maxBytes), Number.POSITIVE_INFINITY);
     const id = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).id : undefined;
     return isJsonRpcId(id) ? (id ?? null) : null;
   } catch {
@@ -83,11 +87,16 @@ export function parseParams(operation: Operation, params: unknown): unknown {
 export async function serveJsonRpc(
   request: Request,
   env: OperationEnv,
-  settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit; versions?: JsonRpcVersionRouter | undefined },
+  settings: StreamSettings & {
+    maxBodyBytes: number;
+    maxJsonDepth: number;
+    headers: HeaderInit;
+    versions?: JsonRpcVersionRouter | undefined;
+  },
 ): Promise<Response> {
   let id: JsonRpcId = null;
   try {
-    const call = parseJsonRpc(await readBodyText(request, settings.maxBodyBytes));
+    const call = parseJsonRpc(await readJsonBody(request, settings.maxBodyBytes), settings.maxJsonDepth);
     id = call.id;
     // Older wires (v0.3/v0.2/v0.1, compat/) answer here; `undefined` means the call is read as v1.0.
     const routed = await settings.versions?.(call, env, settings);

@@ -4,6 +4,7 @@
  * responses built from a string remember it, so a bridge can write it in one call instead of reading a stream.
  * Both are optional: a plain Request/Response works the same without them.
  */
+import type { A2AError } from '../errors.js';
 import type { Disconnect } from '../server/call-context.js';
 import { type SseOptions, sseStream } from './sse.js';
 
@@ -15,6 +16,16 @@ interface PreparedRequest {
    * only needs to hear of it, and an AbortSignal with a listener costs tens of microseconds in a busy process.
    */
   onAbort?: ((listener: () => void) => () => void) | undefined;
+  /**
+   * The request as the client sent it cannot be served (an invalid Host header): the handler answers this error on
+   * its own paths, and leaves other paths to the host as usual.
+   */
+  refusal?: A2AError | undefined;
+  /**
+   * The body as a framework's JSON parser left it (its bytes are gone): read as the request's JSON in place of the
+   * bytes, so no value is re-serialized (non-finite numbers stay non-finite and are refused, depth is checked).
+   */
+  parsed?: unknown;
 }
 
 // Kept on the objects themselves, not in WeakMaps: V8's young-generation GC keeps a WeakMap value alive (and
@@ -38,6 +49,15 @@ export const isPrepared = (request: Request): boolean => (request as WithPrepare
 export function requestDisconnect(request: Request): Disconnect {
   return { signal: () => request.signal, onAbort: (request as WithPrepared)[PREPARED]?.onAbort };
 }
+
+/** Why the bridge says the request cannot be served (see {@link PreparedRequest.refusal}). */
+export const preparedRefusal = (request: Request): A2AError | undefined => (request as WithPrepared)[PREPARED]?.refusal;
+
+/** The JSON value a framework's parser made of the body, when that is all the bridge has. */
+export const preparedParsed = (request: Request): unknown => (request as WithPrepared)[PREPARED]?.parsed;
+
+/** Whether a bridge holds the body beside the request (without starting to read it). */
+export const hasPreparedBody = (request: Request): boolean => (request as WithPrepared)[PREPARED]?.body !== undefined;
 
 export function preparedBody(request: Request): Uint8Array | Promise<Uint8Array> | undefined {
   const body = (request as WithPrepared)[PREPARED]?.body;

@@ -12,7 +12,7 @@ export function jsonResponse(
   return textResponse(JSON.stringify(body), { status, headers: { 'content-type': contentType, ...headers } });
 }
 
-/** JSON-RPC error envelope; errors travel with HTTP 200 except HTTP-level ones (401/403/413/415). */
+/** JSON-RPC error envelope; errors travel with HTTP 200 except HTTP-level ones (400 BadRequest/401/403/413/415). */
 export function jsonRpcErrorBody(id: JsonRpcId, error: A2AError): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: error.toJsonRpcError() });
 }
@@ -52,6 +52,7 @@ const HTTP_LEVEL = new Set([
   'Unauthenticated',
   'PermissionDenied',
   'PayloadTooLarge',
+  'BadRequest',
   'UnsupportedMediaType',
   'Unavailable',
 ]);

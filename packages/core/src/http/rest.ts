@@ -1,7 +1,7 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
 import { OPERATIONS, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
-import { isJsonContentType, readBodyText } from './body.js';
+import { isJsonContentType, jsonValue, readJsonBody } from './body.js';
 import { parseParams } from './json-rpc.js';
 import type { RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonResponse, restMediaType, statusErrorResponse } from './responses.js';
@@ -106,24 +106,19 @@ export async function serveRest(
   url: RequestUrl,
   match: RestMatch,
   env: OperationEnv,
-  settings: StreamSettings & { maxBodyBytes: number; headers: HeaderInit },
+  settings: StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit },
 ): Promise<Response> {
   const { route, pathFields, tenant } = match;
   const mediaType = restMediaType(request);
   try {
     let body: Record<string, unknown> = {};
     if (route.body) {
-      const text = await readBodyText(request, settings.maxBodyBytes);
-      if (text.trim() !== '') {
+      const read = await readJsonBody(request, settings.maxBodyBytes);
+      if (!('text' in read) || read.text.trim() !== '') {
         if (!isJsonContentType(request.headers.get('content-type'))) {
           throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
         }
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw new A2AError('ParseError', 'Invalid JSON payload');
-        }
+        const parsed = jsonValue(read, settings.maxJsonDepth);
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
           throw new A2AError('InvalidParams', 'Invalid params: the body must be a JSON object');
         }

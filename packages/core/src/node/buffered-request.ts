@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
 import { headersView } from './headers-view.js';
+import { bodyFromParserError } from './parser-error.js';
+import { FORBIDDEN_METHODS, requestTarget } from './request-target.js';
 import { requestView } from './request-view.js';
-import { keptRawBody, requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
+import { bodyConsumed, keptRawBody, requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 
 /** Bodies up to this size with a declared Content-Length are read whole (when needed); larger or chunked ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
@@ -19,12 +21,18 @@ export function bufferedWebRequest(
   options: ToWebRequestOptions = {},
 ): Request | undefined {
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  const kept = keptRawBody(options);
-  if (hasBody && kept === undefined) {
+  // TRACE & co. (which no A2A route reads a body for) stay on this path: a real Request refuses them.
+  const forbidden = FORBIDDEN_METHODS.has(method);
+  const hasBody = method !== 'GET' && method !== 'HEAD' && !forbidden;
+  const consumed = hasBody && bodyConsumed(req, options);
+  const left = consumed ? leftByParser(options) : undefined;
+  // A parser that gave up (over its limit) left the rest unread and paused: discard it once answered, so the next
+  // request on this keep-alive connection is read.
+  if (options.bodyError !== undefined && !req.readableEnded) res.once('finish', () => void req.resume());
+  const kept = left?.bytes ?? keptRawBody(options);
+  if (hasBody && kept === undefined && !consumed) {
     const declared = Number(req.headers['content-length']);
     if (!(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
-    if ((req as { _body?: unknown })._body === true || req.readableEnded) return undefined; // a parser took the stream
   }
 
   // The disconnect signal and its 'close' listener are made when someone first asks (a card GET never does); a
@@ -51,11 +59,39 @@ export function bufferedWebRequest(
 
   // Read on first use: a request the handler does not own stays unread for the framework's next middleware.
   let reading: Promise<Uint8Array> | undefined;
-  const body = !hasBody ? undefined : kept === undefined ? () => (reading ??= readAll(req)) : bytesOf(kept);
+  const body = forbidden
+    ? EMPTY
+    : !hasBody
+      ? undefined
+      : left
+        ? left.body
+        : kept === undefined
+          ? () => (reading ??= readAll(req))
+          : bytesOf(kept);
   const headers = headersView(req.rawHeaders);
-  const url = options.url ?? requestUrl(req, options.trustProxy ?? false);
-  const request = requestView({ method, url, headers, signal, body });
-  return prepareRequest(request, { body, onAbort });
+  const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
+  const request = requestView({ method, url, headers, signal, body: forbidden ? undefined : body });
+  return prepareRequest(request, { body, onAbort, refusal, parsed: left?.parsed });
+}
+
+/**
+ * What a parser that consumed the body left: its bytes (a string or Buffer body, the raw text of a body it could
+ * not parse), the error the handler answers when it reads the body, or the parsed value (no bytes at all).
+ */
+function leftByParser(options: ToWebRequestOptions): {
+  body?: Uint8Array | (() => Promise<Uint8Array>);
+  bytes?: Uint8Array | string;
+  parsed?: unknown;
+} {
+  if (options.bodyError !== undefined) {
+    const left = bodyFromParserError(options.bodyError);
+    if (typeof left === 'string') return { body: bytesOf(left), bytes: left };
+    return { body: () => Promise.reject(left) };
+  }
+  const parsed = options.parsedBody;
+  if (typeof parsed === 'string' || parsed instanceof Uint8Array) return { body: bytesOf(parsed), bytes: parsed };
+  if (parsed === undefined || parsed === null) return { body: EMPTY };
+  return { parsed };
 }
 
 /**
@@ -67,6 +103,7 @@ export function nodeWebRequest(req: IncomingMessage, res: ServerResponse, option
 }
 
 const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
 const bytesOf = (body: Uint8Array | string): Uint8Array => (typeof body === 'string' ? encoder.encode(body) : body);
 
 function readAll(req: IncomingMessage): Promise<Uint8Array> {

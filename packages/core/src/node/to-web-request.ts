@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
+import { bufferedWebRequest } from './buffered-request.js';
 import { headersFromRaw } from './headers-view.js';
+import { FORBIDDEN_METHODS, requestTarget } from './request-target.js';
 
 export interface ToWebRequestOptions {
   /** Public absolute URL of the request; default: built from the Host header (and X-Forwarded-* with trustProxy). */
@@ -12,15 +14,29 @@ export interface ToWebRequestOptions {
    * there; anything but a string or bytes is ignored.
    */
   rawBody?: unknown;
-  /** A body a framework parser already consumed: re-serialized as JSON when the stream is gone. */
+  /**
+   * What a framework parser made of a body it consumed: a string or bytes are the body; any other value is handed
+   * to the handler as the parsed JSON (never re-serialized: that would turn `-1e400` into `null` and overflow the
+   * stack on deep nesting), and a reader of the bytes (e.g. a webhook receiver) is told they are gone.
+   */
   parsedBody?: unknown;
+  /**
+   * The error a framework's body parser raised instead (Express's error middleware, Koa's `onError`): answered as
+   * the A2A error it stands for (413, 415, -32700, 400) when the handler reads the body.
+   */
+  bodyError?: unknown;
 }
 
 /**
- * Node request → Web Request. Body source order: raw bytes, then the untouched stream, then the parsed body.
+ * Node request → Web Request. Body source order: raw bytes, then the untouched stream; a body a parser consumed
+ * (its parsed value or its error) is handed over beside a bodyless request (see {@link bufferedWebRequest}).
  * The request's signal aborts when the client goes away before the response finished.
  */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions = {}): Request {
+  // A method Fetch refuses (TRACE...), or a body a parser consumed: the fast path's view, with what is left beside it.
+  if (FORBIDDEN_METHODS.has(req.method ?? '') || bodyConsumed(req, options)) {
+    return bufferedWebRequest(req, res, options) as Request;
+  }
   const controller = new AbortController();
   const abort = () => {
     if (!res.writableFinished) controller.abort(new Error('client disconnected'));
@@ -40,8 +56,9 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
       else headers.delete('content-length');
     }
   }
-  // Prepared (with nothing beside it): the bridge writes the handler's lazy responses itself.
-  return prepareRequest(new Request(options.url ?? requestUrl(req, options.trustProxy ?? false), init), {});
+  const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
+  // Prepared (with nothing else beside it): the bridge writes the handler's lazy responses itself.
+  return prepareRequest(new Request(url, init), { refusal });
 }
 
 /** The kept raw body when it is one (a string or bytes). */
@@ -52,18 +69,24 @@ export function keptRawBody(options: ToWebRequestOptions): Uint8Array | string |
 
 function bodyOf(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions): BodyInit | undefined {
   const raw = keptRawBody(options);
-  if (raw !== undefined) return raw as BodyInit;
-  const consumed = (req as { _body?: unknown })._body === true || req.readableEnded;
-  if (!consumed) return streamOf(req, res);
-  if (options.parsedBody === undefined) return undefined;
-  return typeof options.parsedBody === 'string' ? options.parsedBody : JSON.stringify(options.parsedBody);
+  return raw !== undefined ? (raw as BodyInit) : streamOf(req, res);
+}
+
+/** A framework's parser read the body (or failed on it) and no raw bytes were kept: the stream is gone. */
+export function bodyConsumed(req: IncomingMessage, options: ToWebRequestOptions): boolean {
+  if (keptRawBody(options) !== undefined) return false;
+  return options.bodyError !== undefined || (req as { _body?: unknown })._body === true || req.readableEnded;
 }
 
 /** The request stream as a Web stream, pausing Node's stream when the consumer is slow. */
 function streamOf(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
+  // Once the reader cancelled (413, an early answer) the Web stream is closed: Node's later 'data', 'end' and
+  // 'error' events must not touch its controller, or they throw (ERR_INVALID_STATE) outside any caller.
+  let settled = false;
   let onData: ((chunk: Buffer) => void) | undefined;
-  // Drain and discard the rest so the socket stays usable; enqueueing into the canceled stream would throw.
+  // Drain and discard the rest so the socket stays usable.
   const discard = () => {
+    settled = true;
     if (onData) req.off('data', onData);
     req.resume();
   };
@@ -75,12 +98,22 @@ function streamOf(req: IncomingMessage, res: ServerResponse): ReadableStream<Uin
   return new ReadableStream<Uint8Array>({
     start(controller) {
       onData = (chunk: Buffer) => {
+        if (settled) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) req.pause();
       };
       req.on('data', onData);
-      req.once('end', () => controller.close());
-      req.once('error', (error) => controller.error(error));
+      req.once('end', () => {
+        if (settled) return;
+        settled = true;
+        controller.close();
+      });
+      // `on`, not `once`: an error after the first (a reset while discarding) must not go unhandled.
+      req.on('error', (error) => {
+        if (settled) return;
+        settled = true;
+        controller.error(error);
+      });
     },
     pull() {
       req.resume();

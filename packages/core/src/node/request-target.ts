@@ -1,0 +1,34 @@
+import { A2AError } from '../errors.js';
+import { parseRequestUrl } from '../http/request-url.js';
+
+/** Methods Fetch's `Request` refuses (it throws on them); the bridge serves them through its view, without a body. */
+export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+export interface RequestTarget {
+  url: string;
+  /** Set when the Host (or the whole URL) could not be parsed: the handler answers it with 400 on its paths. */
+  refusal?: A2AError;
+}
+
+/**
+ * The request's absolute URL, checked: a Host header such as `a b`, `[::1`, `x:99999` or `a%zz` makes the URL
+ * unparsable, which `new Request()` / `new URL()` would throw on deep in the handler (a 500). Such a request gets a
+ * stand-in host, so it can still be routed, and a refusal the handler answers with 400.
+ */
+export function requestTarget(url: string): RequestTarget {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  // Only the authority needs checking (Node's parser already refused bad request targets); `/` keeps the cheap path.
+  if (parses(slash < 0 ? `${url}/` : `${url.slice(0, slash)}/`)) return { url };
+  const path = slash < 0 ? '/' : url.slice(slash);
+  const standIn = parses(`http://invalid.invalid${path}`) ? `http://invalid.invalid${path}` : 'http://invalid.invalid/';
+  return { url: standIn, refusal: new A2AError('BadRequest', 'Invalid request: the Host header is not a valid host') };
+}
+
+function parses(url: string): boolean {
+  try {
+    parseRequestUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
