@@ -1,5 +1,6 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { checkMountable, nodeWebRequest, requestUrl, toWebRequest, writeNodeResponse } from '@a2a/core/node';
+
+import { checkMountable, isZlibError, nodeWebRequest, requestUrl, writeNodeResponse } from '@a2a/core/node';
 import type {
   ErrorRequestHandler,
   Request as ExpressRequest,
@@ -35,20 +36,17 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
   options: A2AExpressOptions<Req, Res> = {},
 ): [RequestHandler, ErrorRequestHandler] {
   checkMountable(a2a, 'a2aExpress');
-  const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction, bodyError?: BodyParserError) => {
+  const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction, bodyError?: unknown) => {
     try {
       // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
       const url =
         options.trustProxy || !req.app?.get('trust proxy')
           ? requestUrl(req, options.trustProxy === true)
           : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
-      const rawBody = bodyError ? (bodyError.body ?? '') : (req as { rawBody?: unknown }).rawBody;
-      const source = { url, rawBody, parsedBody: req.body };
-      const request = !bodyError
-        ? nodeWebRequest(req, res, source)
-        : bodyError.type === 'entity.too.large'
-          ? withLength(toWebRequest(req, res, source), bodyError.length)
-          : toWebRequest(req, res, source);
+      // The parser's raw bytes when a `verify` hook kept them, else its parsed value or its error (core answers
+      // each the A2A way; the parsed value is read as is, never re-serialized).
+      const source = { url, rawBody: (req as { rawBody?: unknown }).rawBody, parsedBody: req.body, bodyError };
+      const request = nodeWebRequest(req, res, source);
       const context = (await options.context?.(req as Req, res as Res)) ?? {};
       const response = await a2a.handle(request, { pathname: req.path, context });
       if (response) return await writeNodeResponse(res, response);
@@ -59,30 +57,25 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
   };
   const handler: RequestHandler = (req, res, next) => void serve(req, res, next);
   const parserErrors: ErrorRequestHandler = (error, req, res, next) => {
-    const e = error as BodyParserError | undefined;
-    if (e?.type === 'entity.parse.failed' || e?.type === 'entity.too.large') void serve(req, res, next, e);
+    if (isBodyParserError(error)) void serve(req, res, next, error);
     else next(error);
   };
   return [handler, parserErrors];
 }
 
-/** body-parser's errors: the raw text of an unparsable body, the declared size of an oversized one. */
-interface BodyParserError {
-  type?: string;
-  body?: string;
-  length?: number;
-}
+/**
+ * body-parser's (and raw-body's) errors: an http-error whose `type` says what went wrong with the body, or the zlib
+ * error of a compressed body that does not inflate (passed on as is).
+ */
+const BODY_ERROR_TYPE = /^(entity|charset|encoding|request|stream|parameters|depth)\./;
+const isBodyParserError = (error: unknown): boolean => {
+  const type = (error as { type?: unknown } | null)?.type;
+  return (typeof type === 'string' && BODY_ERROR_TYPE.test(type)) || isZlibError(error);
+};
 
 /** The Host as Express sees it: its `hostname` honours `trust proxy`; the port comes from the header it used. */
 function publicHost(req: ExpressRequest): string {
   const host = req.get('host') ?? 'localhost';
   if (!req.hostname || host.split(':')[0] === req.hostname) return host;
   return req.get('x-forwarded-host')?.split(',')[0]?.trim() || req.hostname;
-}
-
-/** The body is gone (the parser refused it): keep its declared size so core answers 413. */
-function withLength(request: Request, length: number | undefined): Request {
-  const headers = new Headers(request.headers);
-  if (length !== undefined) headers.set('content-length', String(length));
-  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }

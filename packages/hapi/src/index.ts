@@ -2,6 +2,7 @@ import { PassThrough, pipeline, Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
   checkMountable,
+  drainRequest,
   nodeResponseBody,
   nodeWebRequest,
   requestUrl,
@@ -9,7 +10,7 @@ import {
   responseHeaders,
   writeNodeResponse,
 } from '@a2a/core/node';
-import { notFound } from '@hapi/boom';
+import { type Boom, notFound } from '@hapi/boom';
 import type { Plugin, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 
 export interface A2AHapiOptions {
@@ -38,6 +39,11 @@ class FlushingStream extends PassThrough {
   }
 }
 
+const noop = () => {};
+
+/** Payload errors Hapi raised, kept from the route's `failAction` for its handler. */
+const bodyErrors = new WeakMap<Request, Boom>();
+
 /** The A2A routes as a Hapi 21 plugin; register it with `routes: { prefix }` to mount it. */
 export const a2aHapi: Plugin<A2AHapiOptions> = {
   name: '@a2a/hapi',
@@ -60,16 +66,49 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
       method,
       path,
       options: {
-        // GET routes (the root card) take no payload settings.
-        ...(method === 'GET' ? {} : { payload: { parse: false, output: options.payload ?? 'stream' } }),
+        // GET routes (the root card) take no payload settings. 'data': Hapi reads the payload through a tap, so
+        // when a chunked body outgrows `maxBytes` its reader destroys the tap, not the request: Hapi then drains the
+        // request and the A2A 413 goes out on a connection that stays open (else the client gets no answer at all).
+        ...(method !== 'GET' &&
+          (options.payload ?? 'stream') === 'data' && {
+            ext: {
+              onPreAuth: {
+                method: (request: Request, h: ResponseToolkit) => {
+                  request.events.on('peek', noop);
+                  return h.continue;
+                },
+              },
+            },
+          }),
+        ...(method === 'GET'
+          ? {}
+          : {
+              payload: {
+                parse: false,
+                output: options.payload ?? 'stream',
+                // Hapi could not read the payload ('data' over `maxBytes`, an unknown Content-Encoding): the
+                // handler decides, so A2A paths answer it the A2A way (413, 415), other paths get Hapi's own error.
+                failAction: (request: Request, h: ResponseToolkit, error?: Error) => {
+                  bodyErrors.set(request, error as Boom);
+                  return h.continue;
+                },
+              },
+            }),
         async handler(request, h) {
           const raw = request.raw;
           const url = requestUrl(raw.req, options.trustProxy ?? false);
+          const failed = bodyErrors.get(request);
           // `payload: 'data'` leaves the bytes in request.payload; a stream payload is ignored and the request read.
-          const web = nodeWebRequest(raw.req, raw.res, { url, rawBody: request.payload });
+          const web = nodeWebRequest(raw.req, raw.res, {
+            url,
+            rawBody: request.payload,
+            bodyError: failed && { status: failed.output?.statusCode ?? 400 },
+          });
           const context = (await options.context?.(request, h)) ?? {};
           const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
-          if (!response) throw notFound(); // what Hapi answers for a path without a route
+          if (!response) throw failed ?? notFound(); // what Hapi answers for a path without a route
+          // Answered before the body ended (413, 405...): Hapi would close the connection; read the rest instead.
+          await drainRequest(raw.req);
           if (responseFrames(response)) {
             // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
             void writeNodeResponse(raw.res, response);

@@ -10,10 +10,12 @@ import {
 } from '@a2a/core/node';
 import type { DefaultContext, DefaultState, Middleware, ParameterizedContext } from 'koa';
 
-/** What a body parser (@koa/bodyparser) leaves on `ctx.request`. */
+const BODY_ERROR = Symbol.for('@a2a/koa/bodyError');
+
 interface BodyParsed {
   body?: unknown;
   rawBody?: unknown;
+  [BODY_ERROR]?: unknown;
 }
 
 /** Koa's context (from `@types/koa`, 2 or 3), as the `context` hook receives it. */
@@ -35,6 +37,15 @@ export interface A2AKoaOptions<StateT = DefaultState, ContextT = DefaultContext>
   prefix?: string;
 }
 
+/**
+ * For a body parser's `onError` (`bodyParser({ onError: keepBodyError })`): keeps the error it raised so the A2A
+ * middleware answers it the A2A way (413 over its limit, -32700, 415) instead of Koa's plain-text error. Paths that
+ * are not A2A routes get the error thrown as the parser would have. Not needed when `a2aKoa` comes before the parser.
+ */
+export function keepBodyError(error: unknown, ctx: { request: object }): void {
+  (ctx.request as BodyParsed)[BODY_ERROR] = error;
+}
+
 /** The A2A routes as Koa middleware; other paths go on to `next()`. */
 export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
   a2a: MountableHandler,
@@ -43,15 +54,22 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
   checkMountable(a2a, 'a2aKoa');
   const prefix = options.prefix?.replace(/\/$/, '') ?? '';
   return async (ctx, next): Promise<void> => {
-    if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await next());
+    const bodyError = (ctx.request as BodyParsed)[BODY_ERROR];
+    const notOurs = async () => {
+      if (bodyError !== undefined) throw bodyError;
+      await next();
+    };
+    if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await notOurs());
     const request = nodeWebRequest(ctx.req, ctx.res, {
       url: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
-      rawBody: (ctx.request as BodyParsed).rawBody, // the exact bytes when a body parser kept them
+      // the exact bytes a body parser kept
+      rawBody: bodyError === undefined ? (ctx.request as BodyParsed).rawBody : undefined,
       parsedBody: (ctx.request as BodyParsed).body,
+      bodyError,
     });
     const context = (await options.context?.(ctx)) ?? {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
-    if (!response) return void (await next());
+    if (!response) return void (await notOurs());
     if (responseFrames(response)) {
       // Events go straight to the socket, batched per turn: a stream body would cost Koa's stream.pipeline (an
       // AbortController and a DOMException per response) and one socket write per event; Koa stays out of it.

@@ -11,7 +11,7 @@ import Router from '@koa/router';
 import Koa3 from 'koa';
 import compress from 'koa-compress';
 import Koa2 from 'koa2';
-import { a2aKoa, type KoaContext } from '../src/index.js';
+import { a2aKoa, type KoaContext, keepBodyError } from '../src/index.js';
 
 type KoaClass = typeof Koa3;
 
@@ -21,11 +21,8 @@ function harness(name: string, Koa: KoaClass) {
     async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
       const app = new Koa({ proxy: o.trustProxy });
       if (o.compression) app.use(compress({ threshold: 0 }));
-      // Keep the raw text of a body the parser refused, so A2A answers it (-32700) instead of Koa's plain 400.
-      const keepRaw = (err: Error, ctx: Koa3.Context) => {
-        ctx.request.rawBody = (err as { body?: string }).body ?? '';
-      };
-      if (o.bodyParser) app.use(bodyParser({ onError: keepRaw }));
+      // Keep the parser's errors, so A2A answers them (-32700, 413, 415) instead of Koa's plain text.
+      if (o.bodyParser) app.use(bodyParser({ onError: keepBodyError }));
       const context = (ctx: KoaContext) => testCaller(ctx.req.headers['x-test-user']);
       if (o.mountPath) {
         // Under @koa/router: a prefix route with the same prefix told to the middleware.
