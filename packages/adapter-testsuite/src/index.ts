@@ -1,4 +1,5 @@
 export { type AdversarialOptions, defineAdversarialSuite, KNOWN_BRIDGE_CASES } from './adversarial.js';
+export { defineBadInputCases, expectA2AError, nested } from './bad-input.js';
 export { type Client, client, eventually, type Reply, read, sse, userMessage, within } from './client.js';
 export {
   createFixture,
@@ -10,4 +11,5 @@ export {
 } from './fixture.js';
 export { defineGoldenWireCases } from './golden.js';
 export { type AdapterHarness, type HarnessStartOptions, type StartedServer, testCaller } from './harness.js';
+export { RawConnection, type RawRequest, type RawResponse } from './raw-http.js';
 export { defineAdapterConformanceSuite } from './suite.js';

@@ -1,5 +1,6 @@
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineBadInputCases } from './bad-input.js';
 import { type Client, client, eventually, read, sse, userMessage, within } from './client.js';
 import { createFixture, FIXTURE_MAX_BODY, type Fixture, SECURED_CARD } from './fixture.js';
 import { defineGoldenWireCases } from './golden.js';
@@ -73,6 +74,7 @@ export function defineAdapterConformanceSuite(harness: AdapterHarness): void {
       defineBasePathCases(s);
     });
     defineGoldenWireCases(harness);
+    defineBadInputCases(harness);
   });
 }
 
@@ -211,8 +213,9 @@ function defineCases(s: Setup, mountPath: string): void {
       expectStatusBody(broken.body, 400);
       expect((await s.c.rest('GET', '/tasks?pageSize=100000')).status).toBe(400);
       const notAllowed = await s.c.rest('DELETE', '/message:send');
-      expect(notAllowed.status).toBe(404);
-      expectStatusBody(notAllowed.body, 404);
+      expect(notAllowed.status).toBe(405);
+      expect(notAllowed.headers.get('allow')).toBe('POST');
+      expectStatusBody(notAllowed.body, 405, 'METHOD_NOT_ALLOWED');
     });
   });
 

@@ -38,7 +38,9 @@ const harness: AdapterHarness = {
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
         try {
-          Object.assign(req, { body: JSON.parse(raw.toString('utf8')), _body: true });
+          // What express.json() leaves; a body over its limit is kept as bytes (a verify hook) so core answers 413.
+          const kept = raw.byteLength > 100_000 ? { rawBody: raw } : {};
+          Object.assign(req, { body: JSON.parse(raw.toString('utf8')), _body: true, ...kept });
         } catch {
           Object.assign(req, { rawBody: raw, _body: true }); // what a verify hook keeps: the handler answers -32700
         }

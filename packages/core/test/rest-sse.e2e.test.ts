@@ -90,7 +90,7 @@ describe('HTTP+JSON binding', () => {
       body: '{oops',
     });
     expect(broken.status).toBe(400);
-    expect((await s.rest('DELETE', '/message:send')).status).toBe(404);
+    expect((await s.rest('DELETE', '/message:send')).status).toBe(405);
   });
 
   it('leaves unknown paths to the host', async () => {
