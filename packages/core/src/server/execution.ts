@@ -1,5 +1,6 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { newId } from '../ids.js';
+import { jsonEqual } from '../json-equal.js';
 import { merge } from '../merge.js';
 import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
@@ -298,20 +299,22 @@ export class Execution implements AgentContext {
     let conflicts = 0;
     let outages = 0;
     let outageSince = 0;
+    // The version an append failed on with the store unavailable: the write may have committed before the connection
+    // dropped, so a later conflict first checks whether the event after it is this one (else it would be written twice).
+    let unsureAt: number | undefined;
     for (;;) {
       try {
-        const record = await this.init.store.append(this.taskId, this.version, event);
-        this.version = record.seq;
-        this.lastWritten = record.state;
-        if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state)))
-          this.endTurn('paused');
-        return record;
+        return this.appended(event, await this.init.store.append(this.taskId, this.version, event));
       } catch (error) {
         if (this.aborted) throw toA2AError(error);
         if (error instanceof ConcurrentModificationError) {
+          const landed = unsureAt === undefined ? null : await this.landedAt(unsureAt, event);
+          if (landed) return this.appended(event, landed);
+          if (landed === null) unsureAt = undefined;
           this.version = error.actualVersion;
           await conflictPause(++conflicts);
         } else if (isStoreUnavailable(error)) {
+          unsureAt ??= this.version;
           if (outages++ === 0) outageSince = Date.now();
           else if (Date.now() - outageSince >= this.init.storeRetryMs) {
             const reason = `the task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
@@ -329,6 +332,26 @@ export class Execution implements AgentContext {
         } else throw toA2AError(error);
         if (this.aborted) throw this.abortReason;
       }
+    }
+  }
+
+  private appended(event: TaskEvent, record: TaskEventRecord): TaskEventRecord {
+    this.version = record.seq;
+    this.lastWritten = record.state;
+    if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state))) this.endTurn('paused');
+    return record;
+  }
+
+  /**
+   * The log's record right after `version` when it is `event` (an append that committed before its answer was lost);
+   * `null` when it is another writer's; `undefined` when the log cannot be read now (the next conflict asks again).
+   */
+  private async landedAt(version: number, event: TaskEvent): Promise<TaskEventRecord | null | undefined> {
+    try {
+      const [next] = await this.init.store.readEvents(this.taskId, version);
+      return next?.seq === version + 1 && jsonEqual(next.event, event) ? next : null;
+    } catch {
+      return undefined;
     }
   }
 }
