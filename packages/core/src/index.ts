@@ -3,14 +3,14 @@
 // framework adapters and sibling packages (wire translators, SSE framing, body readers, proto-JSON helpers):
 // `@a2a/core/internal`, outside semver.
 
-export type { CardSigningOptions, CardVariant } from './compat/card-routes.js';
 export {
   type CardSigningKey,
   type CardVerification,
   type CardVerificationKeys,
   signAgentCard,
   verifyAgentCard,
-} from './compat/card-signing.js';
+} from './card/card-signing.js';
+export type { CardSigningOptions, CardVariant } from './card/versioned-card-routes.js';
 export { SERVED_VERSIONS, type VersionPolicy } from './compat/negotiate.js';
 export type { LegacyVersion } from './compat/shape.js';
 export {

@@ -1,4 +1,4 @@
-import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../compat/card-routes.js';
+import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../card/versioned-card-routes.js';
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
 import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCard } from '../schemas/agent-card.js';
-import { VersionedCardRoutes } from './card-routes.js';
+import { VersionedCardRoutes } from './versioned-card-routes.js';
 
 const card = (baseUrl: string) =>
   ({

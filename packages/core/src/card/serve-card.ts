@@ -1,4 +1,4 @@
-import { textResponse } from './prepared.js';
+import { textResponse } from '../http/prepared.js';
 
 /** A card's answers, made once per card document: its JSON, validator and header records. */
 export interface CardAnswers {

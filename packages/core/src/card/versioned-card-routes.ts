@@ -1,9 +1,9 @@
 import type { JWK } from 'jose';
-import { type CardAnswers, cardAnswers, serveCard } from '../http/agent-card-route.js';
+import { toSupersetAgentCard } from '../compat/v03-card.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import { BoundedCache } from '../store/bounded-cache.js';
 import { type CardSigningKey, signAgentCard } from './card-signing.js';
-import { toSupersetAgentCard } from './v03-card.js';
+import { type CardAnswers, cardAnswers, serveCard } from './serve-card.js';
 
 /** Which card a request gets: the v1.0 card, or the superset card that v0.3/v0.2 clients can parse too. */
 export type CardVariant = 'v1' | 'superset';
