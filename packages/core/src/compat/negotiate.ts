@@ -1,8 +1,8 @@
 import { A2AError, fromZodError } from '../errors.js';
-import type { JsonRpcCall } from '../http/json-rpc.js';
+import type { JsonRpcCall, JsonRpcSettings, JsonRpcVersionRouter } from '../http/json-rpc.js';
 import type { HeaderInit } from '../http/responses.js';
 import { jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
-import { type StreamSettings, streamResponse } from '../http/stream.js';
+import { streamResponse } from '../http/stream.js';
 import { merge } from '../merge.js';
 import type { StreamResponse } from '../schemas/task.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
@@ -97,16 +97,16 @@ function hasKind(params: unknown): boolean {
   return 'kind' in message || (Array.isArray(message.parts) && message.parts.some((p) => isObject(p) && 'kind' in p));
 }
 
-type Settings = StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit };
-
 /**
  * The JSON-RPC version router: `undefined` lets the v1.0 path serve the call; otherwise the response of the
  * legacy wire. Errors thrown here are answered by the JSON-RPC layer with the request id.
  */
-export function createJsonRpcVersionRouter(policy: VersionPolicy) {
+export function createJsonRpcVersionRouter(
+  policy: VersionPolicy,
+): (requested: string | undefined) => JsonRpcVersionRouter {
   const legacy = new LegacyMethods();
   return (requested: string | undefined) =>
-    async (call: JsonRpcCall, env: OperationEnv, settings: Settings): Promise<Response | undefined> => {
+    async (call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response | undefined> => {
       let wire = jsonRpcWire(call.method, requested, policy);
       if (wire === '1.0') {
         if (hasKind(call.params)) {
@@ -145,5 +145,3 @@ export function createJsonRpcVersionRouter(policy: VersionPolicy) {
       );
     };
 }
-
-export type JsonRpcVersionRouter = ReturnType<ReturnType<typeof createJsonRpcVersionRouter>>;

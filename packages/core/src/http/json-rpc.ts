@@ -1,4 +1,3 @@
-import type { JsonRpcVersionRouter } from '../compat/negotiate.js';
 import { A2AError, fromZodError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
 import { OPERATIONS, type Operation, type OperationEnv, parseOperationParams, withCall } from '../server/operations.js';
@@ -83,16 +82,24 @@ export function parseParams(operation: Operation, params: unknown): unknown {
   return parsed.data;
 }
 
+/** What a JSON-RPC request is served with (the legacy version router is handed the same settings). */
+export type JsonRpcSettings = StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit };
+
+/**
+ * The legacy-wire hook (compat/negotiate.ts makes it): `undefined` lets the v1.0 path serve the call, otherwise
+ * the legacy wire's response. Declared here, where it is called, so compat depends on http and not back.
+ */
+export type JsonRpcVersionRouter = (
+  call: JsonRpcCall,
+  env: OperationEnv,
+  settings: JsonRpcSettings,
+) => Promise<Response | undefined>;
+
 /** Serves one v1.0 JSON-RPC request. */
 export async function serveJsonRpc(
   request: Request,
   env: OperationEnv,
-  settings: StreamSettings & {
-    maxBodyBytes: number;
-    maxJsonDepth: number;
-    headers: HeaderInit;
-    versions?: JsonRpcVersionRouter | undefined;
-  },
+  settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
 ): Promise<Response> {
   let id: JsonRpcId = null;
   try {
