@@ -12,7 +12,8 @@ const BUFFER_LIMIT = 256 * 1024;
 /**
  * The fast path of the Node bridge: for GET/HEAD and small declared bodies, a Request view (node/request-view.ts)
  * over Node's headers (node/headers-view.ts) without a body stream; the bytes and the disconnect signal (made on
- * first use) travel beside it (http/prepared.ts), which spares the Web-stream and signal machinery on every call.
+ * first use) travel beside it (http/prepared.ts), which spares the Web-stream and signal machinery on every call
+ * (docs/performance.md, "Hot-path tricks").
  * `undefined` when the slow path must be used.
  */
 export function bufferedWebRequest(

@@ -5,6 +5,7 @@ import { delegateToReal } from './delegate-to-real.js';
  * answer as `Headers` does (case-insensitive name, every value of a repeated header joined with ", ", surrounding
  * HTTP whitespace removed); anything else (iteration, `forEach`, changes, ...) goes to a real `Headers` made on first
  * use. Filling a real `Headers` (validation per header) cost more than all the lookups a request makes.
+ * See docs/performance.md, "Hot-path tricks".
  */
 class NodeHeadersView {
   readonly #raw: readonly string[];

@@ -6,6 +6,7 @@ import { delegateToReal } from './delegate-to-real.js';
  * `cache`, ...) is answered by a real `Request` built on first use from the same parts, so code that treats it as a
  * normal Request (a `context` hook, a foreign handler) still works; `instanceof Request` holds. Building a real
  * Request up front (URL parsing, header validation, an AbortSignal of its own) cost more than the rest of a card GET.
+ * See docs/performance.md, "Hot-path tricks".
  */
 export interface RequestViewParts {
   method: string;

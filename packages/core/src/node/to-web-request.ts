@@ -57,7 +57,8 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
     }
   }
   const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
-  // Prepared (with nothing else beside it): the bridge writes the handler's lazy responses itself.
+  // Prepared (with nothing else beside it): the bridge writes the handler's lazy responses itself (docs/performance.md,
+  // "Hot-path tricks").
   return prepareRequest(new Request(url, init), { refusal });
 }
 

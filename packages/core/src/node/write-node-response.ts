@@ -9,13 +9,13 @@ import { writeFrames } from './write-frames.js';
  */
 export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
-  const headers = responseHeaders(response);
+  const headers = responseHeaders(response); // the lazy responses' record as is: no `Headers` filled and iterated
   for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
   const frames = responseFrames(response);
   if (frames) return writeFrames(res, frames);
   const text = responseText(response);
   if (text !== undefined || !response.body) {
-    res.end(text); // one write for status, headers and an already-serialized body
+    res.end(text); // one write for status, headers and an already-serialized body (docs/performance.md, "Hot-path tricks")
     return;
   }
   const reader = response.body.getReader();

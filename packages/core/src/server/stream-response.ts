@@ -26,7 +26,7 @@ export function toStreamResponse(record: TaskEventRecord): StreamResponse | unde
 /**
  * The log sequence number of a streamed response (sent as the SSE `id`, so a client can resume after it). A hidden
  * property, not a WeakMap: a WeakMap entry per event cost ~0.5 µs (and young-GC work); non-enumerable, so JSON, spreads
- * and deep-equality checks do not see it.
+ * and deep-equality checks do not see it. See docs/performance.md, "Hot-path tricks".
  */
 const SEQ = Symbol('a2a.seq');
 export function withSeq(response: StreamResponse, seq: number): StreamResponse {
