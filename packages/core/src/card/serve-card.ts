@@ -24,7 +24,8 @@ export function cardAnswers(card: object, lastModified: string, maxAgeSeconds: n
 
 /** Serves a card with ETag / Last-Modified / Cache-Control and answers conditional requests with 304. */
 export function serveCard(request: Request, answers: CardAnswers): Response {
-  // The header records are shared by every answer of the card (nothing writes to them; docs/performance.md, "Hot-path tricks").
+  // The header records are shared by every answer of the card (nothing writes to them;
+  // docs/performance.md, "Hot-path tricks").
   if (notModified(request, answers.etag, answers.lastModified)) {
     return new Response(null, { status: 304, headers: answers.common });
   }

@@ -2,7 +2,8 @@
  * A side channel between a host bridge and the handler that skips Web-stream work on the hot path: a bridge that
  * holds the whole request body (or reads it on demand) attaches it to the Request it builds, and
  * responses built from a string remember it, so a bridge can write it in one call instead of reading a stream.
- * Both are optional: a plain Request/Response works the same without them. Each trick below: docs/performance.md, "Hot-path tricks".
+ * Both are optional: a plain Request/Response works the same without them. Each trick below:
+ * docs/performance.md, "Hot-path tricks".
  */
 import type { A2AError } from '../errors.js';
 import type { Disconnect } from '../server/call-context.js';
@@ -30,7 +31,8 @@ interface PreparedRequest {
 
 // Kept on the objects themselves, not in WeakMaps: V8's young-generation GC keeps a WeakMap value alive (and
 // promotes it) until a full GC finds its key dead, so per-request entries (a closure over Node's req/res) turned
-// every request into old-space garbage. A symbol key stays out of JSON, Object.keys and for-in. (docs/performance.md, "Hot-path tricks".)
+// every request into old-space garbage. A symbol key stays out of JSON, Object.keys and for-in.
+// See docs/performance.md, "Hot-path tricks".
 const PREPARED = Symbol('a2a.prepared');
 type WithPrepared = Request & { [PREPARED]?: PreparedRequest };
 
@@ -129,7 +131,8 @@ export function responseHeaders(response: Response): Record<string, string | str
 
 /**
  * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
- * the rest of a small response, and a bridge that writes {@link responseText} never needs it. See docs/performance.md, "Hot-path tricks".
+ * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
+ * See docs/performance.md, "Hot-path tricks".
  */
 class TextResponse extends LazyResponse {
   #text: string;

@@ -2,7 +2,8 @@
  * Makes a lazy view pass for the Web class it stands for: the view's prototype inherits from the class's (so
  * `instanceof` holds), and every member of the class the view does not implement itself (`own`) is forwarded to the
  * real instance the view builds on first use (`real()`). Getters and methods alike; other values are left alone.
- * This is what lets the cheap views stay correct for code that uses the rest of the class (docs/performance.md, "Hot-path tricks").
+ * This is what lets the cheap views stay correct for code that uses the rest of the class
+ * (docs/performance.md, "Hot-path tricks").
  */
 export function delegateToReal<V extends { real(): object }>(
   view: { prototype: V },

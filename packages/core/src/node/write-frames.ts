@@ -6,9 +6,9 @@ const BATCH_BYTES = 64 * 1024;
 
 /**
  * Writes SSE frames straight to a Node response (no Web stream, no re-encoding). Frames that are ready in the same
- * turn of the event loop are joined and leave as one chunk (one chunked-encoding frame, one socket write; docs/performance.md, "Hot-path tricks"); every batch
- * is flushed for compression middleware. Waits for `drain` when the client reads slowly. Stops and releases the
- * source when the client goes away. Never rejects.
+ * turn of the event loop are joined and leave as one chunk (one chunked-encoding frame, one socket write:
+ * docs/performance.md, "Hot-path tricks"); every batch is flushed for compression middleware. Waits for `drain`
+ * when the client reads slowly. Stops and releases the source when the client goes away. Never rejects.
  */
 export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise<void> {
   let gone = false;

@@ -15,7 +15,8 @@ export async function writeNodeResponse(res: ServerResponse, response: Response)
   if (frames) return writeFrames(res, frames);
   const text = responseText(response);
   if (text !== undefined || !response.body) {
-    res.end(text); // one write for status, headers and an already-serialized body (docs/performance.md, "Hot-path tricks")
+    // One write for status, headers and an already-serialized body (docs/performance.md, "Hot-path tricks").
+    res.end(text);
     return;
   }
   const reader = response.body.getReader();
