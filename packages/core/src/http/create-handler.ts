@@ -1,17 +1,13 @@
+import { cardPublisher, joinUrl } from '../card/publish-card.js';
 import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../card/versioned-card-routes.js';
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
 import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
-import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
+import type { AgentCard } from '../schemas/agent-card.js';
 import type { A2AUser } from '../server/agent-executor.js';
 import { RequestCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
-import {
-  A2ARequestHandler,
-  type AgentCardInput,
-  type CloseOptions,
-  type RequestHandlerOptions,
-} from '../server/request-handler.js';
+import { A2ARequestHandler, type CloseOptions, type RequestHandlerOptions } from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
@@ -171,43 +167,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const serveV03Rest = createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' });
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
-  // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
-  const restUrl = (baseUrl: string) => `${baseUrl.replace(/\/$/, '')}${(restPath || '').replace(/\/$/, '')}`;
-  const interfaces = (baseUrl: string): AgentInterface[] => {
-    const out: AgentInterface[] = [];
-    if (jsonRpcPath !== false) {
-      out.push({
-        url: joinUrl(baseUrl, jsonRpcPath),
-        protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
-        protocolVersion: '1.0',
-      });
-    }
-    if (restPath !== false) {
-      out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
-    }
-    if (jsonRpcPath !== false && policy.legacy) {
-      out.push({
-        url: joinUrl(baseUrl, jsonRpcPath),
-        protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
-        protocolVersion: '0.3',
-      });
-    }
-    if (restPath !== false && policy.legacy) {
-      // v0.3 REST clients append `/v1/...` to this URL.
-      out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '0.3' });
-    }
-    return out;
-  };
-  const publishCard =
-    (baseUrl: string) =>
-    (input: AgentCardInput): AgentCard =>
-      ({
-        ...input,
-        defaultInputModes: input.defaultInputModes ?? engine.agentCard.defaultInputModes,
-        defaultOutputModes: input.defaultOutputModes ?? engine.agentCard.defaultOutputModes,
-        capabilities: input.capabilities ?? engine.agentCard.capabilities,
-        supportedInterfaces: input.supportedInterfaces?.length ? input.supportedInterfaces : interfaces(baseUrl),
-      }) as AgentCard;
+  const publishCard = cardPublisher({ base: engine.agentCard, jsonRpcPath, restPath, legacy: policy.legacy });
   const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
   const cards = new VersionedCardRoutes(agentCard, {
     maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
@@ -393,8 +353,3 @@ const parseList = (header: string | null): string[] =>
     : [];
 
 const samePath = (a: string, b: string) => a === b || (a === '' && b === '/') || a === `${b}/`;
-
-function joinUrl(base: string, path: string): string {
-  if (path === '' || path === '/') return base.endsWith('/') ? base : `${base}/`;
-  return `${base.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
-}

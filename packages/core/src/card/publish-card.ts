@@ -1,0 +1,60 @@
+import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
+import type { AgentCardInput } from '../server/request-handler.js';
+
+/** Where the handler serves each binding (`false`: not served), and whether the legacy wires are on. */
+export interface CardPublishing {
+  /** The engine's card: defaults for the modes and capabilities an extended card leaves out. */
+  base: AgentCard;
+  jsonRpcPath: string | false;
+  restPath: string | false;
+  legacy: boolean;
+}
+
+/**
+ * The card as served for a base URL (scheme, host, prefix): the given card with the engine's defaults filled in and,
+ * unless it lists its own, the interfaces this handler serves (v1.0, then v0.3 when the legacy wires are on).
+ */
+export function cardPublisher({ base, jsonRpcPath, restPath, legacy }: CardPublishing) {
+  // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
+  const restUrl = (baseUrl: string) => `${baseUrl.replace(/\/$/, '')}${(restPath || '').replace(/\/$/, '')}`;
+  const interfaces = (baseUrl: string): AgentInterface[] => {
+    const out: AgentInterface[] = [];
+    if (jsonRpcPath !== false) {
+      out.push({
+        url: joinUrl(baseUrl, jsonRpcPath),
+        protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
+        protocolVersion: '1.0',
+      });
+    }
+    if (restPath !== false) {
+      out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '1.0' });
+    }
+    if (jsonRpcPath !== false && legacy) {
+      out.push({
+        url: joinUrl(baseUrl, jsonRpcPath),
+        protocolBinding: PROTOCOL_BINDINGS.jsonrpc,
+        protocolVersion: '0.3',
+      });
+    }
+    if (restPath !== false && legacy) {
+      // v0.3 REST clients append `/v1/...` to this URL.
+      out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '0.3' });
+    }
+    return out;
+  };
+  return (baseUrl: string) =>
+    (input: AgentCardInput): AgentCard =>
+      ({
+        ...input,
+        defaultInputModes: input.defaultInputModes ?? base.defaultInputModes,
+        defaultOutputModes: input.defaultOutputModes ?? base.defaultOutputModes,
+        capabilities: input.capabilities ?? base.capabilities,
+        supportedInterfaces: input.supportedInterfaces?.length ? input.supportedInterfaces : interfaces(baseUrl),
+      }) as AgentCard;
+}
+
+/** A path under a base URL, with exactly one slash between them (`''` and `'/'` give the base with a slash). */
+export function joinUrl(base: string, path: string): string {
+  if (path === '' || path === '/') return base.endsWith('/') ? base : `${base}/`;
+  return `${base.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}
