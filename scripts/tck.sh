@@ -38,12 +38,14 @@ if [ ! -f "$ROOT/apps/tck-sut/dist/main.js" ]; then
   (cd "$ROOT" && "${PNPM[@]}" turbo run build --filter=@a2a/tck-sut...) || exit 2
 fi
 
-# The kits disagree on two points (docs/conformance.md): the card header-less requests get, and whether an
-# extended card may be served to a caller without credentials. The SUT's options pick each kit's side.
+# The kits disagree (docs/conformance.md) on the card header-less requests get and on whether an extended card
+# may be served to a caller without credentials; the SUT's options pick each kit's side. The v1.0 kit also expects
+# an undeclared input media type to be accepted (CORE-SEND-003 checks for success; the spec wants
+# ContentTypeNotSupportedError), so for it the SUT accepts any input mode.
 if [ "$REF" = 1.0-dev ]; then
-  CARD=v1; EXTENDED=1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json}
+  CARD=v1; EXTENDED=1; ANY_INPUT=1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json}
 else
-  CARD=superset; EXTENDED=auth; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
+  CARD=superset; EXTENDED=auth; ANY_INPUT=0; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
 fi
 
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
@@ -53,7 +55,7 @@ STATUS=0
 for adapter in ${ADAPTERS//,/ }; do
   port=$(free_port)
   log=$(mktemp -t tck-sut.XXXXXX.log)
-  PORT=$port ADAPTER=$adapter TCK_HEADERLESS_CARD=$CARD TCK_EXTENDED_CARD=$EXTENDED node "$ROOT/apps/tck-sut/dist/main.js" >"$log" 2>&1 &
+  PORT=$port ADAPTER=$adapter TCK_HEADERLESS_CARD=$CARD TCK_EXTENDED_CARD=$EXTENDED TCK_ACCEPT_ANY_INPUT=$ANY_INPUT node "$ROOT/apps/tck-sut/dist/main.js" >"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1 50); do
     curl -sf "http://127.0.0.1:$port/.well-known/agent-card.json" >/dev/null && break

@@ -16,6 +16,7 @@ const port = Number(flag('port') ?? process.env.PORT ?? 9999);
 const requiredExtension = (flag('required-extension') ?? process.env.TCK_REQUIRED_EXTENSION) === '1';
 const extendedFlag = flag('extended-card') ?? process.env.TCK_EXTENDED_CARD;
 const extendedCard = extendedFlag === 'auth' ? 'authenticated' : extendedFlag !== '0';
+const acceptAnyInputMode = (flag('accept-any-input') ?? process.env.TCK_ACCEPT_ANY_INPUT) === '1';
 const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CARD) === 'v1' ? 'v1' : 'superset';
 const storage = await createTaskStoreFromEnv();
 const sut = await startSut({
@@ -25,6 +26,7 @@ const sut = await startSut({
   requiredExtension,
   headerlessCard,
   extendedCard,
+  acceptAnyInputMode,
   storage,
   shutdownTimeoutMs: Number(process.env.A2A_SHUTDOWN_TIMEOUT_MS ?? 25_000),
 });

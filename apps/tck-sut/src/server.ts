@@ -29,6 +29,12 @@ export interface SutOptions extends TckAgentOptions {
   extendedCard?: boolean | 'authenticated';
   /** Declare and enforce `urn:a2a:tck:required-extension` (the v1.0 kit's CORE-CAP-004). */
   requiredExtension?: boolean;
+  /**
+   * Accept parts of any media type (core's `acceptAnyInputMode`). Off by default: the spec (§3.1.1) wants
+   * ContentTypeNotSupportedError, but the v1.0 kit's CORE-SEND-003 (at 357c4a8) sends an undeclared media type and
+   * checks for a successful answer (its requirement names the error but sets no expected error).
+   */
+  acceptAnyInputMode?: boolean;
   /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
   storage?: Pick<A2AHandlerOptions, 'taskStore' | 'coordinator'>;
   /** `close()` lets running tasks finish for this long (then fails them). Default 5 s. */
@@ -67,6 +73,7 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
         ? undefined
         : { user: { id: 'tck' } },
     headerlessCard: options.headerlessCard ?? 'superset',
+    acceptAnyInputMode: options.acceptAnyInputMode ?? false,
     // The v0.3 kit's REST stream reader looks for bare kind-tagged objects (its resubscribe test needs the task id).
     v03RestStreamFrames: 'json',
     ...options.storage,
