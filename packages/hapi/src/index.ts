@@ -1,5 +1,5 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
-import type { A2ARequestContext, MountableHandler } from '@a2a/core';
+import { A2AError, type A2ARequestContext, type MountableHandler } from '@a2a/core';
 import {
   checkMountable,
   drainRequest,
@@ -11,7 +11,7 @@ import {
   writeNodeResponse,
 } from '@a2a/core/node';
 import { type Boom, notFound } from '@hapi/boom';
-import type { Plugin, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Lifecycle, Plugin, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 
 export interface A2AHapiOptions {
   /** What `createA2AHandler()` returns (or another handler, such as `receiver.handler` of @a2a/webhook-receiver). */
@@ -62,6 +62,64 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
           'a prefix-only mount',
       );
     }
+    /**
+     * The path below the prefix as the client sent it: Hapi's `request.path` decodes some escapes (`%3A` → `:`),
+     * which changes an A2A path's meaning (a task id holding `:` read as a custom method).
+     */
+    const sentPath = (request: Request): string | undefined => {
+      const target = request.raw.req.url ?? '';
+      const query = target.indexOf('?');
+      const sent = query < 0 ? target : target.slice(0, query);
+      return sent === prefix || sent.startsWith(`${prefix}/`) ? sent.slice(prefix.length) : undefined;
+    };
+    /** The handler's answer as Hapi's response (or `h.abandon` for a stream), `undefined` when the path is not its own. */
+    const serve = async (
+      request: Request,
+      h: ResponseToolkit,
+      pathname: string,
+      bodyError?: { status: number },
+      refusal?: A2AError,
+    ): Promise<Lifecycle.ReturnValue | undefined> => {
+      const raw = request.raw;
+      const url = requestUrl(raw.req, options.trustProxy ?? false);
+      // `payload: 'data'` leaves the bytes in request.payload; a stream payload is ignored and the request read.
+      const web = nodeWebRequest(raw.req, raw.res, { url, rawBody: request.payload, bodyError, refusal });
+      const context = (await options.context?.(request, h)) ?? {};
+      const response = await options.handler.handle(web, { pathname, context });
+      if (!response) return undefined;
+      // Answered before the body ended (413, 405...): Hapi would close the connection; read the rest instead.
+      await drainRequest(raw.req);
+      if (responseFrames(response)) {
+        // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
+        void writeNodeResponse(raw.res, response);
+        return h.abandon;
+      }
+      const content = await nodeResponseBody(response);
+      const body =
+        content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);
+      const out = h.response(body).code(response.status);
+      const headers = responseHeaders(response);
+      for (const name in headers) {
+        const value = headers[name] as string | string[];
+        if (typeof value === 'string') out.header(name, value);
+        else for (const each of value) out.header(name, each, { append: true }); // Set-Cookie
+      }
+      return out;
+    };
+    // Hapi answers a path it cannot decode (`%zz`) itself, before any route: on the handler's paths, the A2A 400
+    // instead of Boom's body. Nothing runs (no route, so no route auth either): the handler only answers the refusal.
+    // An app route's own errors are not touched (their route is the app's, not Hapi's internal one).
+    server.ext('onPreResponse', async (request, h) => {
+      const response = request.response;
+      if (!('isBoom' in response) || !response.isBoom || (request.route.method as string) !== '_special') {
+        return h.continue;
+      }
+      if (response.output.statusCode !== 400) return h.continue;
+      const pathname = sentPath(request);
+      if (pathname === undefined) return h.continue;
+      const refusal = new A2AError('BadRequest', 'Invalid request: the request path is not valid');
+      return (await serve(request, h, pathname, undefined, refusal)) ?? h.continue;
+    });
     const route = (method: ServerRoute['method'], path: string): ServerRoute => ({
       method,
       path,
@@ -86,6 +144,9 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
               payload: {
                 parse: false,
                 output: options.payload ?? 'stream',
+                // Core checks the Content-Type itself: Hapi would refuse one it cannot parse (`;`) and discard the
+                // body, so the A2A error could not echo the JSON-RPC id.
+                override: 'application/octet-stream',
                 // Hapi could not read the payload ('data' over `maxBytes`, an unknown Content-Encoding): the
                 // handler decides, so A2A paths answer it the A2A way (413, 415), other paths get Hapi's own error.
                 failAction: (request: Request, h: ResponseToolkit, error?: Error) => {
@@ -95,36 +156,12 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
               },
             }),
         async handler(request, h) {
-          const raw = request.raw;
-          const url = requestUrl(raw.req, options.trustProxy ?? false);
           const failed = bodyErrors.get(request);
-          // `payload: 'data'` leaves the bytes in request.payload; a stream payload is ignored and the request read.
-          const web = nodeWebRequest(raw.req, raw.res, {
-            url,
-            rawBody: request.payload,
-            bodyError: failed && { status: failed.output?.statusCode ?? 400 },
-          });
-          const context = (await options.context?.(request, h)) ?? {};
-          const response = await options.handler.handle(web, { pathname: request.path.slice(prefix.length), context });
+          // Rewritten onto the prefix (the root documents) or sent in absolute form: Hapi's path.
+          const pathname = sentPath(request) ?? request.path.slice(prefix.length);
+          const response = await serve(request, h, pathname, failed && { status: failed.output?.statusCode ?? 400 });
           if (!response) throw failed ?? notFound(); // what Hapi answers for a path without a route
-          // Answered before the body ended (413, 405...): Hapi would close the connection; read the rest instead.
-          await drainRequest(raw.req);
-          if (responseFrames(response)) {
-            // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
-            void writeNodeResponse(raw.res, response);
-            return h.abandon;
-          }
-          const content = await nodeResponseBody(response);
-          const body =
-            content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);
-          const out = h.response(body).code(response.status);
-          const headers = responseHeaders(response);
-          for (const name in headers) {
-            const value = headers[name] as string | string[];
-            if (typeof value === 'string') out.header(name, value);
-            else for (const each of value) out.header(name, each, { append: true }); // Set-Cookie
-          }
-          return out;
+          return response;
         },
       },
     });

@@ -72,7 +72,7 @@ export function bufferedWebRequest(
   const headers = headersView(req.rawHeaders);
   const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
   const request = requestView({ method, url, headers, signal, body: forbidden ? undefined : body });
-  return prepareRequest(request, { body, onAbort, refusal, parsed: left?.parsed });
+  return prepareRequest(request, { body, onAbort, refusal: options.refusal ?? refusal, parsed: left?.parsed });
 }
 
 /**

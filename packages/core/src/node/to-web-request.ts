@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { A2AError } from '../errors.js';
 import { prepareRequest } from '../http/prepared.js';
 import { bufferedWebRequest } from './buffered-request.js';
 import { headersFromRaw } from './headers-view.js';
@@ -25,6 +26,11 @@ export interface ToWebRequestOptions {
    * the A2A error it stands for (413, 415, -32700, 400) when the handler reads the body.
    */
   bodyError?: unknown;
+  /**
+   * The host refused the request as sent (Hapi: a path it cannot decode): the handler answers this error on its own
+   * paths, as for an invalid Host, without running anything, and leaves other paths to the host.
+   */
+  refusal?: A2AError | undefined;
 }
 
 /**
@@ -59,7 +65,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, options:
   const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
   // Prepared (with nothing else beside it): the bridge writes the handler's lazy responses itself (docs/performance.md,
   // "Hot-path tricks").
-  return prepareRequest(new Request(url, init), { refusal });
+  return prepareRequest(new Request(url, init), { refusal: options.refusal ?? refusal });
 }
 
 /** The kept raw body when it is one (a string or bytes). */
