@@ -1,5 +1,5 @@
-import { createA2AHandler } from '@a2a/core';
 import { RawConnection } from '@a2a/adapter-testsuite';
+import { createA2AHandler } from '@a2a/core';
 import { forbidden } from '@hapi/boom';
 import Hapi from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ for (const prefix of ['', '/a2a']) {
 
     it('answers a path Hapi cannot decode (`%zz`) with the A2A 400, on the same keep-alive connection', async () => {
       await statusBody(await fetch(`${origin}${prefix}/tasks/%zz`), 400, 'INVALID_ARGUMENT');
-      const { port } = server.info;
+      const port = Number(server.info.port);
       const conn = await RawConnection.open('127.0.0.1', port);
       try {
         const body = JSON.stringify({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } });
