@@ -1,7 +1,6 @@
 // Packs the published workspace packages into tarballs exactly as `pnpm publish` would (workspace:^ ranges become
 // real versions), for tests and scripts that install them with npm into a fresh project.
 // Usage from code: `const tarballs = packPackages(dir, ['core', 'express'])` → { '@a2a/core': '/dir/a2a-core-0.1.0.tgz', ... }.
-// Builds first when a package's dist/ is missing (`pnpm build` is turbo-cached, so a warm build costs about a second).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,17 +26,18 @@ export function npmEnv() {
   return { ...process.env, NPM_CONFIG_UPDATE_NOTIFIER: 'false', TURBO_TELEMETRY_DISABLED: '1' };
 }
 
-/** Packs `dirs` (names under packages/ of the checkout `root`) into `dest`; returns package name → tarball path. */
+/**
+ * Packs `dirs` (names under packages/ of the checkout `root`) into `dest`, after building them (turbo-cached: a warm
+ * build costs about a second, and a stale dist/ is never packed); returns package name → tarball path.
+ */
 export function packPackages(dest, dirs = publishedPackages(), root = ROOT) {
   mkdirSync(dest, { recursive: true });
-  if (dirs.some((dir) => !existsSync(join(root, 'packages', dir, 'dist')))) {
-    run(['build'], root);
-  }
+  const filters = dirs.map((dir) => `--filter=./packages/${dir}`);
+  run(['build', ...filters], root);
+  run(['-r', ...filters, 'pack', '--pack-destination', dest], root);
   const out = {};
   for (const dir of dirs) {
-    const cwd = join(root, 'packages', dir);
-    const { name, version } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
-    run(['pack', '--pack-destination', dest], cwd);
+    const { name, version } = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
     out[name] = join(dest, `${name.replace('@', '').replace('/', '-')}-${version}.tgz`);
     if (!existsSync(out[name])) throw new Error(`pnpm pack did not write ${out[name]}`);
   }

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packPackages, publishedPackages, ROOT } from '../../../scripts/pack-packages.mjs';
 import { driveLetterWriter } from '../src/drive.js';
 import { type Block, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
 import { type CompileResult, compileProject, installProject, PROJECTS, runsIn } from '../src/projects.js';
@@ -14,29 +14,25 @@ import { type CompileResult, compileProject, installProject, PROJECTS, runsIn } 
 // (strict) and run, and each running example is driven with the official client (@a2a-js/sdk). The marking
 // convention is in docs/readme-examples.md. Needs the npm registry (the frameworks; npm's cache keeps repeats fast).
 
-const exec = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../../..');
-const PNPM = ['-y', 'pnpm@10.34.8'];
-
 interface Published {
   name: string;
   dir: string;
   a2aDeps: string[];
 }
 
-async function publishedPackages(): Promise<Published[]> {
+/** The published packages (scripts/pack-packages.mjs decides which) and the @a2a packages each one needs. */
+async function published(): Promise<Published[]> {
   const out: Published[] = [];
-  for (const entry of await readdir(join(ROOT, 'packages'))) {
+  for (const entry of publishedPackages()) {
     const dir = join(ROOT, 'packages', entry);
-    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8').catch(() => '{}'));
-    if (!pkg.name || pkg.private) continue;
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     const deps = { ...pkg.dependencies, ...pkg.peerDependencies };
     out.push({ name: pkg.name, dir, a2aDeps: Object.keys(deps).filter((d) => d.startsWith('@a2a/')) });
   }
   return out;
 }
 
-const packages = await publishedPackages();
+const packages = await published();
 const scans = readmePaths(
   ROOT,
   packages.map((p) => p.dir),
@@ -50,21 +46,10 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'a2a-readme-'));
   const t0 = performance.now();
   const since = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
-  // dist is what the tarballs ship: build it (turbo-cached; in CI the build phase already did it), then pack.
-  const filters = packages.map((p) => `--filter=${p.name}`);
-  await exec('npx', [...PNPM, 'build', ...filters], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  const tgz = join(work, 'tarballs');
-  await exec('npx', [...PNPM, '-r', ...filters, 'pack', '--pack-destination', tgz], {
-    cwd: ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const files = await readdir(tgz);
+  // dist is what the tarballs ship: packPackages builds first (turbo-cached; in CI the build phase already did it).
+  const paths = packPackages(join(work, 'tarballs'), publishedPackages());
   const tarballs = new Map<string, { file: string; a2aDeps: string[] }>();
-  for (const p of packages) {
-    const file = files.find((f) => f.startsWith(`${p.name.replace('@', '').replace('/', '-')}-`));
-    if (!file) throw new Error(`pnpm pack made no tarball for ${p.name} (in ${files.join(', ')})`);
-    tarballs.set(p.name, { file: join(tgz, file), a2aDeps: p.a2aDeps });
-  }
+  for (const p of packages) tarballs.set(p.name, { file: paths[p.name] as string, a2aDeps: p.a2aDeps });
   console.log(`readme-check: built and packed ${packages.length} packages in ${since(t0)}`);
   // One install and one tsc per framework project, all started at once (npm is mostly waiting on the network).
   for (const project of PROJECTS) {
