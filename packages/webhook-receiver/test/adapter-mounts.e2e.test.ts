@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { generatePushSigningKey, type MountableHandler, PushSigner } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
@@ -10,7 +9,7 @@ import express from 'express';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification, WebhookReceiver } from '../src/index.js';
-import { AGENT_ISSUER, chunkedExecutor, closeServer, listen, startAgent, trustingReceiver, until } from './servers.js';
+import { AGENT_ISSUER, chunkedExecutor, serve, startAgent, trustingReceiver, until } from './servers.js';
 
 /** Each framework mounts `receiver.handler` at /hooks with the same adapter users mount their agent with. */
 const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string; close: () => Promise<void> }>> = {
@@ -45,11 +44,6 @@ const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string;
 };
 
 const notYet = async () => new Response('not ready', { status: 503 });
-
-async function serve(server: Server) {
-  const url = await listen(server);
-  return { url, close: () => closeServer(server) };
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { RawConnection } from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
@@ -11,7 +11,7 @@ import express from 'express';
 import Koa from 'koa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../src/index.js';
-import { closeServer, listen } from './servers.js';
+import { serve } from './servers.js';
 
 /** The receiver mounted at /hooks through every mount users have, including behind the frameworks' body parsers. */
 const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string; close: () => Promise<void> }>> = {
@@ -54,11 +54,6 @@ const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string;
     };
   },
 };
-
-async function serve(server: Server) {
-  const url = await listen(server);
-  return { url, close: () => closeServer(server) };
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

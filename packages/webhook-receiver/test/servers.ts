@@ -38,6 +38,12 @@ export const closeServer = (server: Server) =>
     server.close(() => resolve());
   });
 
+/** A listening server as a mount: its URL and how to close it. */
+export async function serve(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  const url = await listen(server);
+  return { url, close: () => closeServer(server) };
+}
+
 /** An executor that emits `chunks` artifacts then completes; each step waits for `gate` when given. */
 export function chunkedExecutor(chunks: number, gate?: (ctx: AgentContext, i: number) => Promise<void>): AgentExecutor {
   return {
