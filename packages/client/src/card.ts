@@ -1,0 +1,74 @@
+import type { AgentCard, AgentInterface } from '@a2a/core';
+import { fromStatusError, invalidResponse } from './errors.js';
+import { readJson, send } from './http.js';
+import type { ProtocolBinding, TransportOptions } from './options.js';
+
+export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
+
+/**
+ * Where to look for a card: a URL ending in `.json` is the card itself; any other URL is a base whose
+ * `/.well-known/agent-card.json` is tried, then the origin's when the base had a path (RFC 8615 puts it at the root).
+ */
+export function cardUrls(location: string | URL): string[] {
+  const url = new URL(location);
+  url.hash = '';
+  if (url.pathname.endsWith('.json')) return [url.href];
+  url.search = '';
+  const base = url.href.replace(/\/+$/, '');
+  const root = new URL(WELL_KNOWN_CARD_PATH, url).href;
+  const under = `${base}${WELL_KNOWN_CARD_PATH}`;
+  return under === root ? [root] : [under, root];
+}
+
+/** Fetches an agent's card from its origin, a base URL, or the card's own URL, and checks it names its interfaces. */
+export async function resolveAgentCard(
+  location: string | URL,
+  options: TransportOptions & { signal?: AbortSignal } = {},
+): Promise<AgentCard> {
+  const urls = cardUrls(location);
+  for (const [i, url] of urls.entries()) {
+    const response = await send(
+      options,
+      { operation: 'GetAgentCard', url },
+      {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal: options.signal ?? null,
+      },
+    );
+    const body = await readJson(response);
+    if (response.status === 404 && i < urls.length - 1) continue;
+    if (!response.ok) throw fromStatusError(response.status, body);
+    return checkCard(body, url);
+  }
+  throw invalidResponse(`no agent card at ${urls.join(' or ')}`);
+}
+
+/** The shape the client needs (a name and interfaces), not a full validation: that is `@a2a/core/schemas`' job. */
+export function checkCard(body: unknown, from = 'the agent'): AgentCard {
+  const card = body as Partial<AgentCard> | undefined;
+  if (typeof card !== 'object' || card === null || Array.isArray(card)) {
+    throw invalidResponse(`the agent card at ${from} is not a JSON object`);
+  }
+  const interfaces = card.supportedInterfaces;
+  if (!Array.isArray(interfaces) || !interfaces.some((i) => typeof i?.url === 'string')) {
+    throw invalidResponse(`the agent card at ${from} lists no supportedInterfaces`);
+  }
+  return card as AgentCard;
+}
+
+/** The v1.0 interface to use: the first binding in `preference` the card offers (in the card's order within one). */
+export function pickInterface(
+  card: AgentCard,
+  preference: readonly ProtocolBinding[] = ['JSONRPC', 'HTTP+JSON'],
+): AgentInterface & { protocolBinding: ProtocolBinding } {
+  const v1 = card.supportedInterfaces.filter((i) => /^1(\.|$)/.test(String(i.protocolVersion ?? '')));
+  for (const binding of preference) {
+    const found = v1.find((i) => i.protocolBinding.toUpperCase() === binding);
+    if (found) return { ...found, protocolBinding: binding };
+  }
+  const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`).join(', ');
+  throw invalidResponse(
+    `the agent offers no v1.0 interface with ${preference.join(' or ')} (it offers: ${offered || 'none'})`,
+  );
+}

@@ -1,0 +1,35 @@
+// @a2a/client: a Fetch-based A2A v1.0 client. Only type imports and core's error table reach the bundle (no zod).
+
+export type {
+  AgentCard,
+  AgentInterface,
+  Artifact,
+  Message,
+  Part,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskPushNotificationConfig,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+} from '@a2a/core';
+export { A2AError, type A2AErrorType, isA2AError } from '@a2a/core';
+export { cardUrls, pickInterface, resolveAgentCard, WELL_KNOWN_CARD_PATH } from './card.js';
+export { A2AClient, type ListTaskPushNotificationConfigsResponse } from './client.js';
+export { PROTOCOL_VERSION } from './http.js';
+export type {
+  A2AClientOptions,
+  CallOptions,
+  HeadersOption,
+  OperationName,
+  ProtocolBinding,
+  ReconnectOptions,
+  RequestInfo,
+  SseFrame,
+  StreamOptions,
+  TransportOptions,
+} from './options.js';
+export { A2AStream, isFinalEvent } from './stream.js';

@@ -1,0 +1,74 @@
+/** The two v1.0 bindings this client speaks, as the card names them in `supportedInterfaces[].protocolBinding`. */
+export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON';
+
+/** The v1.0 operations, by their JSON-RPC method names. */
+export type OperationName =
+  | 'SendMessage'
+  | 'SendStreamingMessage'
+  | 'GetTask'
+  | 'ListTasks'
+  | 'CancelTask'
+  | 'SubscribeToTask'
+  | 'CreateTaskPushNotificationConfig'
+  | 'GetTaskPushNotificationConfig'
+  | 'ListTaskPushNotificationConfigs'
+  | 'DeleteTaskPushNotificationConfig'
+  | 'GetExtendedAgentCard';
+
+/** What the `headers` hook is told about the request it adds headers to. */
+export interface RequestInfo {
+  /** The operation, or `'GetAgentCard'` for the card fetch. */
+  operation: OperationName | 'GetAgentCard';
+  url: string;
+}
+
+/** Static headers, or a hook that computes them per request (a fresh bearer token, a signature...). */
+export type HeadersOption = HeadersInit | ((info: RequestInfo) => HeadersInit | Promise<HeadersInit>);
+
+/** Options every call takes. */
+export interface CallOptions {
+  /** Aborts the request; for a stream, also closes it and releases the connection. */
+  signal?: AbortSignal;
+  /** Headers for this call only (added after the client's). */
+  headers?: HeadersInit;
+}
+
+/** Options of streaming calls. */
+export interface StreamOptions extends CallOptions {
+  /** Resume after this SSE event id (SubscribeToTask): the agent replays only the events after it. */
+  lastEventId?: string;
+}
+
+export interface ReconnectOptions {
+  /** Reconnections in a row without receiving an event before the stream fails (default 5). */
+  attempts?: number;
+  /** Delay before the first reconnection, doubled each time up to `maxDelayMs` (default 250). */
+  delayMs?: number;
+  /** Default 5000. */
+  maxDelayMs?: number;
+}
+
+/** One SSE message as received, before it is read as an A2A event (for wire logs). */
+export interface SseFrame {
+  operation: OperationName;
+  url: string;
+  id: string | undefined;
+  event: string | undefined;
+  data: string;
+}
+
+export interface TransportOptions {
+  /** The fetch to use (default: the global one). Wrap it to log, retry or sign requests. */
+  fetch?: typeof fetch;
+  /** Headers for every request, e.g. `{ authorization: 'Bearer ...' }` or a hook returning them. */
+  headers?: HeadersOption;
+  /** Called with every SSE message received, in order. */
+  onFrame?: (frame: SseFrame) => void;
+}
+
+export interface A2AClientOptions extends TransportOptions {
+  /** Bindings to use, most preferred first; the first one the card offers wins (default JSON-RPC, then HTTP+JSON). */
+  bindings?: ProtocolBinding[];
+  /** Reconnecting a stream that broke before its last event; `false` turns it off. */
+  reconnect?: ReconnectOptions | false;
+}

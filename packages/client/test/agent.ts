@@ -1,0 +1,170 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type A2AHandlerOptions, type AgentContext, type AgentExecutor, createA2AHandler } from '@a2a/core';
+import { createNodeHandler } from '@a2a/core/node';
+
+export const card = {
+  name: 'Client test agent',
+  description: 'Scripted replies for the client tests',
+  version: '1.0.0',
+  capabilities: { streaming: true, pushNotifications: false },
+  skills: [{ id: 'script', name: 'Script', description: 'Follows the message text', tags: ['test'] }],
+};
+
+export interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+export function deferred(): Deferred {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Gates the scripted agent waits on: `gates.get(name)` resolves them. */
+export class Gates {
+  private readonly map = new Map<string, Deferred>();
+  get(name: string): Deferred {
+    const d = this.map.get(name) ?? deferred();
+    this.map.set(name, d);
+    return d;
+  }
+}
+
+const textOf = (ctx: AgentContext) => {
+  const part = ctx.message.parts[0] as { text?: string } | undefined;
+  return part?.text ?? '';
+};
+
+/**
+ * The message text is the script: `hello` → a direct reply message; `ask` → input-required (a reply completes it);
+ * otherwise working, then (after the gate named by `gate:NAME`, if any) `chunks:N` artifact chunks (default 2), then
+ * (after the gate `then:NAME`, if any) completed. Steps are separated by `;`.
+ */
+export function scriptedExecutor(gates: Gates): AgentExecutor {
+  return {
+    async execute(ctx) {
+      const text = textOf(ctx);
+      if (ctx.task?.status.state === 'TASK_STATE_INPUT_REQUIRED') return ctx.complete(`thanks for ${text}`);
+      if (text === 'hello') return ctx.reply('hello to you');
+      if (text === 'ask') return ctx.inputRequired('which one?');
+      await ctx.working('on it');
+      const wait = async (name: string | undefined) => {
+        if (name) await Promise.race([gates.get(name).promise, aborted(ctx.signal)]);
+        return !ctx.signal.aborted;
+      };
+      if (!(await wait(/gate:([^;]+)/.exec(text)?.[1]))) return;
+      const n = Number(/chunks:(\d+)/.exec(text)?.[1] ?? 2);
+      for (let i = 0; i < n; i++) {
+        await ctx.artifact({ artifactId: 'out', text: `chunk ${i}`, append: i > 0, lastChunk: i === n - 1 });
+      }
+      if (!(await wait(/then:([^;]+)/.exec(text)?.[1]))) return;
+      await ctx.complete('done');
+    },
+  };
+}
+
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+export interface Agent {
+  url: string;
+  gates: Gates;
+  /** Responses the server has finished or dropped (a stream the client closed shows up here). */
+  closed: string[];
+  /** The requests' headers, in order. */
+  requests: IncomingMessage['headers'][];
+  close(): Promise<void>;
+}
+
+/** Our handler on node:http at 127.0.0.1:0 (the `authorization: Bearer NAME` header becomes the caller). */
+export async function startAgent(extra: Partial<A2AHandlerOptions> = {}): Promise<Agent> {
+  const gates = new Gates();
+  const a2a = createA2AHandler({
+    agentCard: card,
+    executor: scriptedExecutor(gates),
+    onError: () => {},
+    ...extra,
+  } as A2AHandlerOptions);
+  const listener = createNodeHandler(a2a, {
+    context: (req) => {
+      const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+      return auth?.[1] ? { user: { id: auth[1] } } : undefined;
+    },
+  });
+  const closed: string[] = [];
+  const requests: IncomingMessage['headers'][] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push(req.headers);
+    res.on('close', () => closed.push(`${req.method} ${req.url}`));
+    void listener(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    url,
+    gates,
+    closed,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A user message with one text part. */
+export const userMessage = (text: string, extra: Record<string, unknown> = {}) => ({
+  messageId: crypto.randomUUID(),
+  role: 'ROLE_USER' as const,
+  parts: [{ text }],
+  ...extra,
+});
+
+/**
+ * A fetch whose first `cuts` event-stream responses break (like a dropped connection) after `after` complete events:
+ * the client sees a network error mid-stream, the agent goes on.
+ */
+export function cuttingFetch(after: number, cuts = 1): typeof fetch {
+  let left = cuts;
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (left === 0 || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      return response;
+    }
+    left--;
+    const reader = response.body.getReader();
+    let seen = 0;
+    let pending = '';
+    const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const chunk = await reader.read();
+        if (chunk.done) return controller.close();
+        pending += decoder.decode(chunk.value, { stream: true });
+        let out = '';
+        let end = pending.indexOf('\n\n');
+        while (end !== -1) {
+          const frame = pending.slice(0, end + 2);
+          pending = pending.slice(end + 2);
+          if (!frame.startsWith(':')) seen++;
+          out += frame;
+          if (seen === after) {
+            // Half of the next frame arrives, then the connection dies.
+            controller.enqueue(encoder.encode(`${out}data: {"statusUp`));
+            await reader.cancel();
+            controller.error(new TypeError('terminated'));
+            return;
+          }
+          end = pending.indexOf('\n\n');
+        }
+        if (out) controller.enqueue(encoder.encode(out));
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+}
