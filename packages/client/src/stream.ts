@@ -3,21 +3,21 @@ import { invalidResponse } from './errors.js';
 import type { ReconnectOptions, StreamOptions } from './options.js';
 import type { WireEvent } from './wire.js';
 
-/** States after which the agent closes the stream (terminal, or waiting for the client). */
-const FINAL_STATES = new Set([
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-]);
+const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 
-/** Whether the agent sends nothing after this event. */
+/**
+ * Whether the agent sends nothing after this event: a message, a terminal task, or a status update that ends the
+ * turn (terminal or interrupted). A task snapshot in an interrupted state is not final: it opens the stream of a
+ * reply to an input-required task, or a subscription that waits for the next turn.
+ */
 export function isFinalEvent(event: StreamResponse): boolean {
   if ('message' in event && event.message) return true;
-  if ('task' in event && event.task) return FINAL_STATES.has(event.task.status.state);
-  if ('statusUpdate' in event && event.statusUpdate) return FINAL_STATES.has(event.statusUpdate.status.state);
+  if ('task' in event && event.task) return TERMINAL.has(event.task.status.state);
+  if ('statusUpdate' in event && event.statusUpdate) {
+    const state = event.statusUpdate.status.state;
+    return TERMINAL.has(state) || INTERRUPTED.has(state);
+  }
   return false;
 }
 
