@@ -1,5 +1,11 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type A2AHandlerOptions, type AgentContext, type AgentExecutor, createA2AHandler } from '@a2a/core';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  type A2AHandlerOptions,
+  type A2AHttpHandler,
+  type AgentContext,
+  type AgentExecutor,
+  createA2AHandler,
+} from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 
 export const card = {
@@ -71,15 +77,51 @@ const aborted = (signal: AbortSignal) =>
 export interface Agent {
   url: string;
   gates: Gates;
-  /** Responses the server has finished or dropped (a stream the client closed shows up here). */
+  /** Responses the server has finished or dropped, as `METHOD URL CONTENT-TYPE` (a released stream shows here). */
   closed: string[];
+  /** Whether an event-stream response has ended (finished, or dropped by the client). */
+  streamClosed(): boolean;
   /** The requests' headers, in order. */
   requests: IncomingMessage['headers'][];
   close(): Promise<void>;
 }
 
-/** Our handler on node:http at 127.0.0.1:0 (the `authorization: Bearer NAME` header becomes the caller). */
-export async function startAgent(extra: Partial<A2AHandlerOptions> = {}): Promise<Agent> {
+/** Lets the test see each request and its response: what the mount calls for every request. */
+export type Recorder = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Puts the handler on a server listening on 127.0.0.1:0 (node:http, or a framework through its adapter). */
+export type Mount = (a2a: A2AHttpHandler, record: Recorder) => Promise<{ url: string; close: () => Promise<void> }>;
+
+/** The `authorization: Bearer NAME` header as the caller. */
+export const bearerCaller = (authorization: string | undefined) => {
+  const auth = /^Bearer (.+)$/.exec(authorization ?? '');
+  return auth?.[1] ? { user: { id: auth[1] } } : undefined;
+};
+
+export const listening = async (server: Server) => {
+  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+/** Core's Node bridge on node:http. */
+export const nodeMount: Mount = async (a2a, record) => {
+  const listener = createNodeHandler(a2a, { context: (req) => bearerCaller(req.headers.authorization) });
+  const server = createServer((req, res) => {
+    record(req, res);
+    void listener(req, res);
+  });
+  return listening(server.listen(0, '127.0.0.1'));
+};
+
+/** Our handler running the scripted agent, mounted by `mount` (default: node:http). */
+export async function startAgent(extra: Partial<A2AHandlerOptions> = {}, mount: Mount = nodeMount): Promise<Agent> {
   const gates = new Gates();
   const a2a = createA2AHandler({
     agentCard: card,
@@ -87,32 +129,14 @@ export async function startAgent(extra: Partial<A2AHandlerOptions> = {}): Promis
     onError: () => {},
     ...extra,
   } as A2AHandlerOptions);
-  const listener = createNodeHandler(a2a, {
-    context: (req) => {
-      const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
-      return auth?.[1] ? { user: { id: auth[1] } } : undefined;
-    },
-  });
   const closed: string[] = [];
   const requests: IncomingMessage['headers'][] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = await mount(a2a, (req, res) => {
     requests.push(req.headers);
-    res.on('close', () => closed.push(`${req.method} ${req.url}`));
-    void listener(req, res);
+    res.on('close', () => closed.push(`${req.method} ${req.url} ${res.getHeader('content-type')}`));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
-    url,
-    gates,
-    closed,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const streamClosed = () => closed.some((c) => c.includes('text/event-stream'));
+  return { ...server, gates, closed, requests, streamClosed };
 }
 
 /** A user message with one text part. */

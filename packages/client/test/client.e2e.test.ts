@@ -162,11 +162,21 @@ describe.each<ProtocolBinding>(['JSONRPC', 'HTTP+JSON'])('A2AClient over %s', (b
       })(),
     );
     expect((error as Error).name).toBe('AbortError');
-    await expect.poll(() => agent?.closed.some((c) => c.startsWith('POST'))).toBe(true);
+    await expect.poll(() => agent?.streamClosed()).toBe(true); // the task still runs: the client hung up
     const aborted = new AbortController();
     aborted.abort();
     const rejected = await caught(client.getTask({ id: 'x' }, { signal: aborted.signal }));
     expect((rejected as Error).name).toBe('AbortError');
+  });
+
+  it('leaving the loop early releases the connection', async () => {
+    agent = await startAgent();
+    const client = await connect();
+    for await (const event of client.sendStreamingMessage({ message: userMessage('gate:never') })) {
+      expect(describeEvent(event)).toBe('task TASK_STATE_SUBMITTED');
+      break;
+    }
+    await expect.poll(() => agent?.streamClosed()).toBe(true); // the task still runs: the client hung up
   });
 
   it('adds the headers hook to every request (auth), computed per request', async () => {
