@@ -51,7 +51,7 @@ const mounts: Record<string, { mount: Mount; basePath?: string; path: string }> 
       });
       await server.register({
         plugin: a2aHapi,
-        options: { handler, context: (request) => bearerCaller(request.headers.authorization) },
+        options: { handler, context: (request) => bearerCaller(request.headers.authorization as string | undefined) },
       });
       await server.start();
       return {
