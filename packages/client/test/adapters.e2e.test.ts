@@ -9,7 +9,8 @@ import express from 'express';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, type ProtocolBinding } from '../src/index.js';
-import { type Agent, bearerCaller, cuttingFetch, listening, type Mount, startAgent, userMessage } from './agent.js';
+import { type Agent, bearerCaller, listening, type Mount, startAgent, userMessage } from './agent.js';
+import { cuttingFetch } from './cutting-fetch.js';
 
 /** Each framework with its usual body parser in front; `path` is where the client is pointed. */
 const mounts: Record<string, { mount: Mount; basePath?: string; path: string }> = {

@@ -86,8 +86,8 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-/** Lets the test see each request and its response: what the mount calls for every request. */
-export type Recorder = (req: IncomingMessage, res: ServerResponse) => void;
+/** Lets the test see each request and its response (node:http mounts: `true` means it answered the request itself). */
+export type Recorder = (req: IncomingMessage, res: ServerResponse) => boolean | undefined;
 
 /** Puts the handler on a server listening on 127.0.0.1:0 (node:http, or a framework through its adapter). */
 export type Mount = (a2a: A2AHttpHandler, record: Recorder) => Promise<{ url: string; close: () => Promise<void> }>;
@@ -114,8 +114,7 @@ export const listening = async (server: Server) => {
 export const nodeMount: Mount = async (a2a, record) => {
   const listener = createNodeHandler(a2a, { context: (req) => bearerCaller(req.headers.authorization) });
   const server = createServer((req, res) => {
-    record(req, res);
-    void listener(req, res);
+    if (!record(req, res)) void listener(req, res);
   });
   return listening(server.listen(0, '127.0.0.1'));
 };
@@ -134,6 +133,7 @@ export async function startAgent(extra: Partial<A2AHandlerOptions> = {}, mount: 
   const server = await mount(a2a, (req, res) => {
     requests.push(req.headers);
     res.on('close', () => closed.push(`${req.method} ${req.url} ${res.getHeader('content-type')}`));
+    return false;
   });
   const streamClosed = () => closed.some((c) => c.includes('text/event-stream'));
   return { ...server, gates, closed, requests, streamClosed };
@@ -146,49 +146,3 @@ export const userMessage = (text: string, extra: Record<string, unknown> = {}) =
   parts: [{ text }],
   ...extra,
 });
-
-/**
- * A fetch whose first `cuts` event-stream responses break (like a dropped connection) after `after` complete events:
- * the client sees a network error mid-stream, the agent goes on.
- */
-export function cuttingFetch(after: number, cuts = 1): typeof fetch {
-  let left = cuts;
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    if (left === 0 || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
-      return response;
-    }
-    left--;
-    const reader = response.body.getReader();
-    let seen = 0;
-    let pending = '';
-    const decoder = new TextDecoder();
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const chunk = await reader.read();
-        if (chunk.done) return controller.close();
-        pending += decoder.decode(chunk.value, { stream: true });
-        let out = '';
-        let end = pending.indexOf('\n\n');
-        while (end !== -1) {
-          const frame = pending.slice(0, end + 2);
-          pending = pending.slice(end + 2);
-          if (!frame.startsWith(':')) seen++;
-          out += frame;
-          if (seen === after) {
-            // Half of the next frame arrives, then the connection dies.
-            controller.enqueue(encoder.encode(`${out}data: {"statusUp`));
-            await reader.cancel();
-            controller.error(new TypeError('terminated'));
-            return;
-          }
-          end = pending.indexOf('\n\n');
-        }
-        if (out) controller.enqueue(encoder.encode(out));
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  };
-}

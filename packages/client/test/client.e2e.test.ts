@@ -1,7 +1,8 @@
 import { isA2AError, type StreamResponse } from '@a2a/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, type ProtocolBinding, type SseFrame } from '../src/index.js';
-import { type Agent, cuttingFetch, startAgent, userMessage } from './agent.js';
+import { type Agent, startAgent, userMessage } from './agent.js';
+import { cuttingFetch } from './cutting-fetch.js';
 
 let agent: Agent | undefined;
 afterEach(async () => {
