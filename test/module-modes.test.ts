@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmEnv, packPackages, ROOT } from '../scripts/pack-packages.mjs';
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const DUAL = ['core', 'express', 'koa', 'hapi', 'webhook-receiver', 'postgres'];
+const DUAL = ['core', 'express', 'koa', 'hapi', 'webhook-receiver', 'postgres', 'client'];
 
 // Every published entry point, imported by name (a missing or wrongly typed export fails tsc).
 const CONSUMER = `import { createA2AHandler, type AgentExecutor } from '@a2a/core';
@@ -23,6 +23,7 @@ import { a2aKoa } from '@a2a/koa';
 import { a2aHapi } from '@a2a/hapi';
 import { createWebhookReceiver } from '@a2a/webhook-receiver';
 import { PostgresTaskStore } from '@a2a/postgres';
+import { A2AClient } from '@a2a/client';
 
 const executor: AgentExecutor = { execute: (ctx) => ctx.reply('hi') };
 const a2a = createA2AHandler({
@@ -43,7 +44,11 @@ async function main(): Promise<void> {
   if (!response) throw new Error('no card route');
   const card = (await response.json()) as { name: string };
   const express = a2aExpress(a2a);
-  console.log(JSON.stringify({ card: card.name, kinds, operations, hapi: typeof a2aHapi.register, express: express.length }));
+  // The client, its requests answered by the same handler in-process.
+  const client = await A2AClient.connect('http://127.0.0.1', { fetch: (input, init) => a2a.fetch(new Request(input, init)) });
+  const sent = await client.sendMessage({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+  const reply = 'message' in sent ? sent.message.parts : [];
+  console.log(JSON.stringify({ card: card.name, kinds, operations, hapi: typeof a2aHapi.register, express: express.length, reply }));
 }
 void main();
 `;
@@ -122,6 +127,7 @@ describe('packed packages in every TypeScript module mode', () => {
       operations: true,
       hapi: 'function',
       express: 2,
+      reply: [{ text: 'hi' }],
     });
   });
 
@@ -134,8 +140,8 @@ describe('packed packages in every TypeScript module mode', () => {
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
 
-  it('core and the adapters start without loading jose (signing code loads at first use)', () => {
-    const entries = ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi'];
+  it('core, the adapters and the client start without loading jose (signing code loads at first use)', () => {
+    const entries = ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi', '@a2a/client'];
     // ESM: a resolve hook reports every import of jose.
     const hook = `data:text/javascript,export async function resolve(s, c, n) { if (s === 'jose') process.stdout.write('jose '); return n(s, c); }`;
     const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
