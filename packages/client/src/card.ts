@@ -38,10 +38,12 @@ export async function resolveAgentCard(
     );
     const body = await readJson(response);
     if (response.status === 404 && i < urls.length - 1) continue;
+    // A 404 here is no card, not the TaskNotFound the status means on an operation.
+    if (response.status === 404) throw invalidResponse(`no agent card at ${urls.join(' or ')} (HTTP 404)`);
     if (!response.ok) throw fromStatusError(response.status, body);
     return checkCard(body, url);
   }
-  throw invalidResponse(`no agent card at ${urls.join(' or ')}`);
+  throw invalidResponse(`no agent card at ${urls.join(' or ')}`); // unreachable: the last URL answers or throws
 }
 
 /** The shape the client needs (a name and interfaces), not a full validation: that is `@a2a/core/schemas`' job. */
