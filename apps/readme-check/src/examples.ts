@@ -15,6 +15,8 @@ export interface Block {
   file: string;
   /** Projects or families (e.g. `express`, `koa3`) to run it in; empty for a module. */
   run: string[];
+  /** A client program (`client=express5`): run in that project against each of its running servers (`AGENT_URL`). */
+  client?: string[];
   code: string;
 }
 
@@ -68,7 +70,15 @@ export function scanReadme(root: string, path: string): ReadmeScan {
       if (!file || !/^[\w.-]+\.ts$/.test(file)) {
         problems.push(`${readme}:${pending.line}: an example marker needs file=<name>.ts`);
       } else {
-        blocks.push({ readme, line: start + 1, file, run: splitList(pending.attrs.run), code: `${code}\n` });
+        const client = splitList(pending.attrs.client);
+        blocks.push({
+          readme,
+          line: start + 1,
+          file,
+          run: splitList(pending.attrs.run),
+          ...(client.length ? { client } : {}),
+          code: `${code}\n`,
+        });
       }
     } else if (/^(ts|typescript|js|javascript)$/.test(lang) && SERVER_START.test(code)) {
       problems.push(
@@ -82,24 +92,30 @@ export function scanReadme(root: string, path: string): ReadmeScan {
   return { blocks, problems };
 }
 
+const isModule = (b: Block) => b.run.length === 0 && !b.client;
+
 /** Programs to run: one per entry block, with the modules of its README and of the root README. */
-export function programsOf(blocks: Block[], rootReadme = 'README.md'): Program[] {
-  return blocks
-    .filter((b) => b.run.length > 0)
-    .map((entry) => {
-      const modules = blocks.filter(
-        (b) => b.run.length === 0 && (b.readme === entry.readme || b.readme === rootReadme),
-      );
-      // A README's own module wins over the root README's module of the same name.
-      const byFile = new Map<string, Block>();
-      for (const m of modules.sort((a, b) => Number(a.readme === entry.readme) - Number(b.readme === entry.readme))) {
-        byFile.set(m.file, m);
-      }
-      byFile.set(entry.file, entry);
-      const dir = `${entry.readme.replace(/(^|\/)README\.md$/i, '').replace(/[^\w]+/g, '-') || 'root'}--${entry.file.replace(/\.ts$/, '')}`;
-      return { dir, entry, files: [...byFile.values()] };
-    });
+export function programsOf(
+  blocks: Block[],
+  rootReadme = 'README.md',
+  isEntry: (b: Block) => boolean = (b) => b.run.length > 0,
+): Program[] {
+  return blocks.filter(isEntry).map((entry) => {
+    const modules = blocks.filter((b) => isModule(b) && (b.readme === entry.readme || b.readme === rootReadme));
+    // A README's own module wins over the root README's module of the same name.
+    const byFile = new Map<string, Block>();
+    for (const m of modules.sort((a, b) => Number(a.readme === entry.readme) - Number(b.readme === entry.readme))) {
+      byFile.set(m.file, m);
+    }
+    byFile.set(entry.file, entry);
+    const dir = `${entry.readme.replace(/(^|\/)README\.md$/i, '').replace(/[^\w]+/g, '-') || 'root'}--${entry.file.replace(/\.ts$/, '')}`;
+    return { dir, entry, files: [...byFile.values()] };
+  });
 }
+
+/** Client programs (`client=`): run against the servers of the projects they name. */
+export const clientsOf = (blocks: Block[], rootReadme = 'README.md'): Program[] =>
+  programsOf(blocks, rootReadme, (b) => Boolean(b.client?.length));
 
 /** The root README and each published package's (a package without one has nothing to run). */
 export function readmePaths(root: string, packageDirs: string[]): string[] {

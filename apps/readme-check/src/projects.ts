@@ -39,6 +39,10 @@ export function runsIn(block: Block, project: ProjectSpec): boolean {
   return block.run.includes(project.family) || block.run.includes(project.name);
 }
 
+/** Whether a client program (`client=`) runs in this project, against its servers. */
+export const clientIn = (block: Block, project: ProjectSpec): boolean =>
+  Boolean(block.client?.includes(project.family) || block.client?.includes(project.name));
+
 /** `npm install` of the tarballs the programs import (plus their @a2a dependencies) and the project's deps. */
 export async function installProject(
   dir: string,

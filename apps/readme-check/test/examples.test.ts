@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { programsOf, scanReadme } from '../src/examples.js';
+import { clientsOf, programsOf, scanReadme } from '../src/examples.js';
 
 // The marker convention of docs/readme-examples.md, on small READMEs (the packed-tarball run is in
 // readme-examples.test.ts).
@@ -68,5 +68,20 @@ describe('README example markers', () => {
       'BAD.md:4: an example marker must be followed by a code block',
       'BAD.md:6: an example marker needs file=<name>.ts',
     ]);
+  });
+
+  it('a client= block is a client program, not a module the servers import', () => {
+    const scan = readme(
+      'CLIENT.md',
+      [
+        '<!-- example file=client.ts client=express5 -->',
+        '```ts',
+        "await fetch(process.env.AGENT_URL ?? '');",
+        '```',
+      ].join('\n'),
+    );
+    expect(scan.blocks[0]).toMatchObject({ file: 'client.ts', run: [], client: ['express5'] });
+    expect(programsOf(scan.blocks)).toEqual([]);
+    expect(clientsOf(scan.blocks).map((p) => p.dir)).toEqual(['CLIENT-md--client']);
   });
 });

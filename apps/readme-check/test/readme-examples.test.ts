@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPackages, publishedPackages, ROOT } from '../../../scripts/pack-packages.mjs';
 import { driveLetterWriter } from '../src/drive.js';
-import { type Block, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
-import { type CompileResult, compileProject, installProject, PROJECTS, runsIn } from '../src/projects.js';
+import { type Block, clientsOf, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
+import { type CompileResult, clientIn, compileProject, installProject, PROJECTS, runsIn } from '../src/projects.js';
 
 // The executable README (issue 16 item 4): every published package is packed, the tarballs are installed with npm into
 // a fresh project per framework version, the READMEs' marked examples are written there verbatim, compiled with tsc
@@ -38,6 +38,7 @@ const scans = readmePaths(
   packages.map((p) => p.dir),
 ).map((path) => scanReadme(ROOT, path));
 const programs = programsOf(scans.flatMap((s) => s.blocks));
+const clients = clientsOf(scans.flatMap((s) => s.blocks));
 
 let work: string;
 const prepared = new Map<string, Promise<CompileResult>>();
@@ -53,7 +54,10 @@ beforeAll(async () => {
   console.log(`readme-check: built and packed ${packages.length} packages in ${since(t0)}`);
   // One install and one tsc per framework project, all started at once (npm is mostly waiting on the network).
   for (const project of PROJECTS) {
-    const mine = programs.filter((p) => runsIn(p.entry, project));
+    const mine = [
+      ...programs.filter((p) => runsIn(p.entry, project)),
+      ...clients.filter((p) => clientIn(p.entry, project)),
+    ];
     const dir = join(work, project.name);
     const t1 = performance.now();
     prepared.set(
@@ -87,9 +91,11 @@ describe('README examples', () => {
   });
 
   const cases = PROJECTS.flatMap((project) =>
-    programs.filter((p) => runsIn(p.entry, project)).map((program) => ({ project: project.name, program })),
+    programs
+      .filter((p) => runsIn(p.entry, project))
+      .map((program) => ({ project: project.name, spec: project, program })),
   );
-  for (const { project, program } of cases) {
+  for (const { project, spec, program } of cases) {
     const { readme, file, line } = program.entry;
     it.concurrent(`${project}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk`, async () => {
       const compiled = await prepared.get(project);
@@ -101,6 +107,11 @@ describe('README examples', () => {
           throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
         });
         expect(steps).toHaveLength(12);
+        // The client examples meant for this project, each pointed at this server.
+        for (const client of clients.filter((c) => clientIn(c.entry, spec))) {
+          const file = join(work, project, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
+          await runClient(file, client, running);
+        }
       } finally {
         running.child.kill();
       }
@@ -119,6 +130,27 @@ async function freePort(): Promise<number> {
   await new Promise((ok) => server.close(ok));
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+/** Runs a compiled client example with AGENT_URL set to a running server; it must exit 0 within 30 s. */
+async function runClient(entry: string, program: Program, server: { origin: string; log: () => string }) {
+  const child = spawn(process.execPath, [entry], {
+    cwd: join(entry, '..'),
+    env: { ...process.env, AGENT_URL: server.origin },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const timer = setTimeout(() => child.kill(), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  console.log(`readme-check: ${describeBlock(program.entry)} against ${server.origin}: exit ${code}`);
+  if (code !== 0) {
+    throw new Error(
+      `${describeBlock(program.entry)} exited (${code ?? 'killed after 30 s'}) against ${server.origin}\n--- its output ---\n${output}${server.log()}`,
+    );
+  }
 }
 
 /** Starts the compiled example with PORT set and waits until it accepts connections (or exits). */
