@@ -23,7 +23,7 @@ export function cardUrls(location: string | URL): string[] {
 /** Fetches an agent's card from its origin, a base URL, or the card's own URL, and checks it names its interfaces. */
 export async function resolveAgentCard(
   location: string | URL,
-  options: TransportOptions & { signal?: AbortSignal } = {},
+  options: TransportOptions & { signal?: AbortSignal; readCard?: (json: unknown, from: string) => AgentCard } = {},
 ): Promise<AgentCard> {
   const urls = cardUrls(location);
   for (const [i, url] of urls.entries()) {
@@ -41,7 +41,7 @@ export async function resolveAgentCard(
     // A 404 here is no card, not the TaskNotFound the status means on an operation.
     if (response.status === 404) throw invalidResponse(`no agent card at ${urls.join(' or ')} (HTTP 404)`);
     if (!response.ok) throw fromStatusError(response.status, body);
-    return checkCard(body, url);
+    return (options.readCard ?? checkCard)(body, url);
   }
   throw invalidResponse(`no agent card at ${urls.join(' or ')}`); // unreachable: the last URL answers or throws
 }
@@ -59,18 +59,26 @@ export function checkCard(body: unknown, from = 'the agent'): AgentCard {
   return card as AgentCard;
 }
 
-/** The v1.0 interface to use: the first binding in `preference` the card offers (in the card's order within one). */
+/**
+ * The interface to use: of those with protocol version `version` (Major or Major.Minor; a listed `1.0.1` matches `1`
+ * and `1.0`), the first binding in `preference` the card offers, in the card's order within one binding.
+ */
 export function pickInterface(
   card: AgentCard,
   preference: readonly ProtocolBinding[] = ['JSONRPC', 'HTTP+JSON'],
+  version = '1',
 ): AgentInterface & { protocolBinding: ProtocolBinding } {
-  const v1 = card.supportedInterfaces.filter((i) => /^1(\.|$)/.test(String(i.protocolVersion ?? '')));
+  const matching = card.supportedInterfaces.filter((i) => {
+    const listed = String(i.protocolVersion ?? '');
+    return listed === version || listed.startsWith(`${version}.`);
+  });
   for (const binding of preference) {
-    const found = v1.find((i) => i.protocolBinding.toUpperCase() === binding);
+    const found = matching.find((i) => i.protocolBinding.toUpperCase() === binding);
     if (found) return { ...found, protocolBinding: binding };
   }
   const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`).join(', ');
+  const label = version === '1' ? 'v1.0' : `v${version}`;
   throw invalidResponse(
-    `the agent offers no v1.0 interface with ${preference.join(' or ')} (it offers: ${offered || 'none'})`,
+    `the agent offers no ${label} interface with ${preference.join(' or ')} (it offers: ${offered || 'none'})`,
   );
 }

@@ -40,19 +40,26 @@ type WithId<T, K extends keyof T> = Input<T> & { [P in K]-?: NonNullable<T[P]> }
 export class A2AClient {
   /** The interface in use (its URL, binding, version and tenant). */
   readonly interface: AgentInterface & { protocolBinding: ProtocolBinding };
+  /** The agent's card (as v1.0, also when it was read through a `protocol` plugin). */
+  readonly card: AgentCard;
   private readonly wire: Wire;
 
   constructor(
-    readonly card: AgentCard,
+    card: AgentCard,
     private readonly options: A2AClientOptions = {},
   ) {
-    checkCard(card);
-    this.interface = pickInterface(card, options.bindings);
+    const { protocol } = options;
+    this.card = protocol ? protocol.readCard(card, 'the card given') : checkCard(card);
+    this.interface = pickInterface(this.card, options.bindings, protocol?.version);
+    const { url, protocolBinding } = this.interface;
     const transport = { ...options };
-    this.wire =
-      this.interface.protocolBinding === 'JSONRPC'
-        ? new JsonRpcWire(this.interface.url, transport)
-        : new RestWire(this.interface.url, transport);
+    const wire = protocol
+      ? protocol.wire(protocolBinding, url, transport)
+      : protocolBinding === 'JSONRPC'
+        ? new JsonRpcWire(url, transport)
+        : new RestWire(url, transport);
+    if (!wire) throw invalidResponse(`protocol ${protocol?.version} is not spoken over ${protocolBinding}`);
+    this.wire = wire;
   }
 
   /** Resolves the card at `location` (an origin, a base URL or the card's URL) and connects to its interface. */
@@ -61,7 +68,11 @@ export class A2AClient {
     options: A2AClientOptions & { signal?: AbortSignal } = {},
   ): Promise<A2AClient> {
     const { signal, ...clientOptions } = options;
-    const card = await resolveAgentCard(location, { ...clientOptions, ...(signal ? { signal } : {}) });
+    const card = await resolveAgentCard(location, {
+      ...clientOptions,
+      ...(signal ? { signal } : {}),
+      ...(clientOptions.protocol ? { readCard: clientOptions.protocol.readCard } : {}),
+    });
     return new A2AClient(card, clientOptions);
   }
 

@@ -8,9 +8,10 @@ export async function send(
   transport: TransportOptions,
   info: RequestInfo,
   init: RequestInit & { callHeaders?: HeadersInit | undefined },
+  version: string = PROTOCOL_VERSION,
 ): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.set('a2a-version', PROTOCOL_VERSION);
+  headers.set('a2a-version', version);
   const extra = typeof transport.headers === 'function' ? await transport.headers(info) : transport.headers;
   for (const source of [extra, init.callHeaders]) {
     if (!source) continue;

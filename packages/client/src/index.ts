@@ -26,6 +26,7 @@ export type {
   HeadersOption,
   OperationName,
   ProtocolBinding,
+  ProtocolPlugin,
   ReconnectOptions,
   RequestInfo,
   SseFrame,
@@ -33,3 +34,4 @@ export type {
   TransportOptions,
 } from './options.js';
 export { A2AStream, isFinalEvent } from './stream.js';
+export type { StreamOperation, UnaryOperation, Wire, WireEvent } from './wire.js';

@@ -1,20 +1,41 @@
 import { fromJsonRpcError, fromStatusError, invalidResponse } from './errors.js';
-import { isEventStream, readJson, send } from './http.js';
+import { isEventStream, PROTOCOL_VERSION, readJson, send } from './http.js';
 import type { CallOptions, OperationName, StreamOptions, TransportOptions } from './options.js';
 import { frameReporter, readSseJson } from './sse.js';
 import { isStreamResponse, type StreamOperation, type UnaryOperation, type Wire, type WireEvent } from './wire.js';
 
 let nextId = 0;
 
+/** How one protocol version names the methods and shapes params and results (v1.0: as they are). */
+export interface JsonRpcDialect {
+  /** Sent as `A2A-Version`. */
+  version: string;
+  method(operation: OperationName): string;
+  params(operation: OperationName, params: Record<string, unknown>): unknown;
+  /** The result as the v1.0 object the client returns. */
+  result(operation: OperationName, result: unknown): unknown;
+  /** A stream result as a v1.0 StreamResponse. */
+  event(result: unknown): unknown;
+}
+
+const V1: JsonRpcDialect = {
+  version: PROTOCOL_VERSION,
+  method: (operation) => operation,
+  params: (_operation, params) => params,
+  result: (_operation, result) => result,
+  event: (result) => result,
+};
+
 /** The JSON-RPC 2.0 binding: one POST per call to the interface URL, the method named like the operation. */
 export class JsonRpcWire implements Wire {
   constructor(
     private readonly url: string,
     private readonly transport: TransportOptions,
+    private readonly dialect: JsonRpcDialect = V1,
   ) {}
 
   private post(
-    method: OperationName,
+    operation: OperationName,
     params: Record<string, unknown>,
     options: CallOptions,
     accept: string,
@@ -24,20 +45,26 @@ export class JsonRpcWire implements Wire {
     if (last !== undefined) headers['last-event-id'] = last;
     return send(
       this.transport,
-      { operation: method, url: this.url },
+      { operation, url: this.url },
       {
         method: 'POST',
         headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method, params }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++nextId,
+          method: this.dialect.method(operation),
+          params: this.dialect.params(operation, params),
+        }),
         signal: options.signal ?? null,
         callHeaders: options.headers,
       },
+      this.dialect.version,
     );
   }
 
   async unary(operation: UnaryOperation, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
     const response = await this.post(operation, params, options, 'application/json');
-    return resultOf(response.status, await readJson(response));
+    return this.dialect.result(operation, resultOf(response.status, await readJson(response)));
   }
 
   async stream(
@@ -57,7 +84,7 @@ export class JsonRpcWire implements Wire {
   private async *events(operation: StreamOperation, body: ReadableStream<Uint8Array>): AsyncGenerator<WireEvent> {
     const seen = frameReporter(this.transport, operation, this.url);
     for await (const message of readSseJson(body, seen)) {
-      const event = resultOf(200, message.json);
+      const event = this.dialect.event(resultOf(200, message.json));
       if (!isStreamResponse(event)) throw invalidResponse('a stream event that is not a StreamResponse');
       yield { id: message.id, event };
     }
