@@ -96,40 +96,44 @@ afterAll(() => {
 });
 
 describe('packed packages in every TypeScript module mode', () => {
-  it.each(MODES)('$name: tsc --strict passes and the emitted code runs', ({ name, type, compilerOptions }) => {
-    const dir = join(work, name);
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type }));
-    writeFileSync(join(dir, 'index.ts'), CONSUMER);
-    const tsconfig = {
-      compilerOptions: {
-        ...compilerOptions,
-        target: 'es2022',
-        lib: ['es2022', 'dom'],
-        strict: true,
-        esModuleInterop: true,
-        skipLibCheck: true,
-        types: ['node'],
-        outDir: 'out',
-      },
-      files: ['index.ts'],
-    };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-    try {
-      execFileSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
-    } catch (error) {
-      throw new Error(`tsc failed in ${name}:\n${(error as { stdout?: string }).stdout}`);
-    }
-    const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js')], { cwd: dir, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({
-      card: 'Module mode agent',
-      kinds: ['function', 'function', 'function', 'function', 'function', 'function'],
-      operations: true,
-      hapi: 'function',
-      express: 2,
-      reply: [{ text: 'hi' }],
-    });
-  });
+  it.each(MODES)(
+    '$name: tsc --strict passes and the emitted code runs',
+    ({ name, type, compilerOptions }) => {
+      const dir = join(work, name);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ type }));
+      writeFileSync(join(dir, 'index.ts'), CONSUMER);
+      const tsconfig = {
+        compilerOptions: {
+          ...compilerOptions,
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          strict: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
+          types: ['node'],
+          outDir: 'out',
+        },
+        files: ['index.ts'],
+      };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+      try {
+        execFileSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+      } catch (error) {
+        throw new Error(`tsc failed in ${name}:\n${(error as { stdout?: string }).stdout}`);
+      }
+      const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js')], { cwd: dir, encoding: 'utf8' });
+      expect(JSON.parse(out)).toEqual({
+        card: 'Module mode agent',
+        kinds: ['function', 'function', 'function', 'function', 'function', 'function'],
+        operations: true,
+        hapi: 'function',
+        express: 2,
+        reply: [{ text: 'hi' }],
+      });
+    },
+    60_000,
+  ); // one strict tsc over seven packages' types: ~15 s alone, more on a busy machine
 
   it('every installed package carries its LICENSE', () => {
     for (const dir of DUAL) expect(existsSync(join(work, 'node_modules', '@a2a', dir, 'LICENSE'))).toBe(true);
