@@ -34,6 +34,8 @@ export type * from './compat/v03-types.js';
 export { ERROR_DOMAIN, fromZodError, invalidParams, taskNotFound, toA2AError } from './errors.js';
 export { isJsonContentType, readBodyBytes, readBodyText } from './http/body.js';
 export { requestedVersion } from './http/create-handler.js';
+export { parseParams, tenantScoped } from './http/json-rpc.js';
+export { authorize } from './http/security.js';
 export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
 export { sha256Base64Url } from './push/push-signer.js';
 export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';

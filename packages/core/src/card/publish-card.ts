@@ -8,17 +8,21 @@ export interface CardPublishing {
   jsonRpcPath: string | false;
   restPath: string | false;
   legacy: boolean;
+  /** Interfaces served elsewhere (e.g. `@a2a/grpc`'s listener), listed after the HTTP ones. */
+  extra?: () => readonly AgentInterface[];
 }
 
 /**
  * The card as served for a base URL (scheme, host, prefix): the given card with the engine's defaults filled in and,
  * unless it lists its own, the interfaces this handler serves (v1.0, then v0.3 when the legacy wires are on).
  */
-export function cardPublisher({ base, jsonRpcPath, restPath, legacy }: CardPublishing) {
+export function cardPublisher({ base, jsonRpcPath, restPath, legacy, extra }: CardPublishing) {
   // No trailing slash: REST clients append `/message:send`, `/tasks/{id}`, ...
   const restUrl = (baseUrl: string) => `${baseUrl.replace(/\/$/, '')}${(restPath || '').replace(/\/$/, '')}`;
-  const interfaces = (baseUrl: string): AgentInterface[] => {
+  // Without a base URL (a call that did not come over HTTP) only the interfaces that need none are listed.
+  const interfaces = (baseUrl: string | undefined): AgentInterface[] => {
     const out: AgentInterface[] = [];
+    if (baseUrl === undefined) return [...(extra?.() ?? [])];
     if (jsonRpcPath !== false) {
       out.push({
         url: joinUrl(baseUrl, jsonRpcPath),
@@ -40,9 +44,10 @@ export function cardPublisher({ base, jsonRpcPath, restPath, legacy }: CardPubli
       // v0.3 REST clients append `/v1/...` to this URL.
       out.push({ url: restUrl(baseUrl), protocolBinding: PROTOCOL_BINDINGS.rest, protocolVersion: '0.3' });
     }
+    if (extra) out.push(...extra());
     return out;
   };
-  return (baseUrl: string) =>
+  return (baseUrl: string | undefined) =>
     (input: AgentCardInput): AgentCard =>
       ({
         ...input,

@@ -27,7 +27,9 @@ const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as con
 export class VersionedCardRoutes {
   /** Per variant and base URL (the Host decides it): the answers, or their making. Bounded against Host floods. */
   private readonly cards = new BoundedCache<string, CardAnswers | Promise<CardAnswers>>({ max: 64 });
-  private readonly lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+  /** Bumped when the served card changes (an interface added): older answers are no longer looked up. */
+  private generation = 0;
+  private lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
 
   constructor(
     private readonly build: (baseUrl: string) => AgentCard,
@@ -42,10 +44,16 @@ export class VersionedCardRoutes {
 
   /** Synchronous once the card is made (the common case): no promise per card GET. */
   serve(request: Request, baseUrl: string, variant: CardVariant): Response | Promise<Response> {
-    const key = `${variant} ${baseUrl}`;
+    const key = `${variant} ${this.generation} ${baseUrl}`;
     const cached = this.cards.get(key);
     if (cached && !(cached instanceof Promise)) return serveCard(request, cached);
     return (cached ?? this.load(key, baseUrl, variant)).then((answers) => serveCard(request, answers));
+  }
+
+  /** Forgets the made cards: the next request builds (and signs) them again. */
+  invalidate(): void {
+    this.generation++;
+    this.lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
   }
 
   /** Makes (signs) a card once; a failure is not kept, so the next request tries again. */

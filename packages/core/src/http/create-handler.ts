@@ -3,11 +3,16 @@ import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
 import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
-import type { AgentCard } from '../schemas/agent-card.js';
+import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
 import type { A2AUser } from '../server/agent-executor.js';
 import { RequestCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
-import { A2ARequestHandler, type CloseOptions, type RequestHandlerOptions } from '../server/request-handler.js';
+import {
+  A2ARequestHandler,
+  type AgentCardInput,
+  type CloseOptions,
+  type RequestHandlerOptions,
+} from '../server/request-handler.js';
 import { isJsonContentType } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
@@ -58,6 +63,16 @@ export interface A2AHttpHandler extends MountableHandler {
   readonly requestHandler: A2ARequestHandler;
   /** The public card as served for a base URL. */
   agentCard(baseUrl: string): AgentCard;
+  /**
+   * A card (the public one, or an extended one) completed as this handler serves it: the engine's defaults and the
+   * interfaces at `baseUrl` (default: `publicUrl`; with neither, only the added interfaces). For other transports.
+   */
+  publishCard(card: AgentCardInput, baseUrl?: string): AgentCard;
+  /**
+   * Lists an interface served beside this handler (e.g. `@a2a/grpc`'s listener) in the served cards, after the
+   * HTTP ones; returns the function that removes it again.
+   */
+  addInterface(agentInterface: AgentInterface): () => void;
   /**
    * Graceful shutdown (call it on SIGTERM, before closing the HTTP server): new messages and subscriptions get
    * `Unavailable` (HTTP 503; JSON-RPC -32603), open SSE streams end so clients resubscribe elsewhere, running
@@ -167,7 +182,14 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const serveV03Rest = createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' });
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
 
-  const publishCard = cardPublisher({ base: engine.agentCard, jsonRpcPath, restPath, legacy: policy.legacy });
+  const extraInterfaces: AgentInterface[] = [];
+  const publishCard = cardPublisher({
+    base: engine.agentCard,
+    jsonRpcPath,
+    restPath,
+    legacy: policy.legacy,
+    extra: () => extraInterfaces,
+  });
   const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
   const cards = new VersionedCardRoutes(agentCard, {
     maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
@@ -307,6 +329,17 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     },
     requestHandler: engine,
     agentCard,
+    publishCard: (card, baseUrl = options.publicUrl) => publishCard(baseUrl)(card),
+    addInterface(agentInterface) {
+      extraInterfaces.push(agentInterface);
+      cards.invalidate();
+      return () => {
+        const at = extraInterfaces.indexOf(agentInterface);
+        if (at < 0) return;
+        extraInterfaces.splice(at, 1);
+        cards.invalidate();
+      };
+    },
     mount,
     close: (closeOptions) => engine.close(closeOptions),
   };

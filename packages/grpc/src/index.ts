@@ -1,0 +1,13 @@
+export {
+  type A2AGrpcListenOptions,
+  type A2AGrpcServer,
+  type A2AGrpcServerOptions,
+  createA2AGrpcServer,
+} from './server.js';
+export {
+  type A2AGrpcCall,
+  type A2AGrpcService,
+  type A2AGrpcServiceOptions,
+  createA2AGrpcService,
+  type GrpcStatusName,
+} from './service.js';
