@@ -4,7 +4,8 @@
 #   A2A_TCK_SNAPSHOT=<git dir of a2aproject/a2a-tck> scripts/tck.sh [--adapter express|koa|hapi|all]
 #                    [--tck-ref 1.0-dev|0.3.0.beta4] [--transports LIST] [-- extra run-tck.sh args]
 #
-# 1.0-dev (default): transports jsonrpc,http_json; the SUT serves the strict v1.0 card to header-less requests
+# 1.0-dev (default): transports jsonrpc,http_json,grpc (the SUT also serves gRPC on a second free port, GRPC_PORT,
+# with the kit's v1.0.0 gRPC status table, TCK_GRPC_V100_CODES=1); the SUT serves the strict v1.0 card to header-less requests
 # (the kit sends no A2A-Version yet validates the card against the v1.0 schema).
 # 0.3.0.beta4: transports jsonrpc,rest, all four categories; the SUT URL is its JSON-RPC endpoint and header-less
 # card requests get the superset card (v0.3 fields + v1.0 interfaces), and the extended card is declared but served
@@ -43,7 +44,7 @@ fi
 # an undeclared input media type to be accepted (CORE-SEND-003 checks for success; the spec wants
 # ContentTypeNotSupportedError), so for it the SUT accepts any input mode.
 if [ "$REF" = 1.0-dev ]; then
-  CARD=v1; EXTENDED=1; ANY_INPUT=1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json}
+  CARD=v1; EXTENDED=1; ANY_INPUT=1; TRANSPORTS=${TRANSPORTS:-jsonrpc,http_json,grpc}
 else
   CARD=superset; EXTENDED=auth; ANY_INPUT=0; TRANSPORTS=${TRANSPORTS:-jsonrpc,rest}
 fi
@@ -54,8 +55,10 @@ SUMMARY=()
 STATUS=0
 for adapter in ${ADAPTERS//,/ }; do
   port=$(free_port)
+  # gRPC only when a run asks for it (the SUT lists the listener in its card only then).
+  grpc_port=; [[ ",$TRANSPORTS," == *,grpc,* ]] && grpc_port=$(free_port)
   log=$(mktemp -t tck-sut.XXXXXX.log)
-  PORT=$port ADAPTER=$adapter TCK_HEADERLESS_CARD=$CARD TCK_EXTENDED_CARD=$EXTENDED TCK_ACCEPT_ANY_INPUT=$ANY_INPUT node "$ROOT/apps/tck-sut/dist/main.js" >"$log" 2>&1 &
+  GRPC_PORT=$grpc_port TCK_GRPC_V100_CODES=1 PORT=$port ADAPTER=$adapter TCK_HEADERLESS_CARD=$CARD TCK_EXTENDED_CARD=$EXTENDED TCK_ACCEPT_ANY_INPUT=$ANY_INPUT node "$ROOT/apps/tck-sut/dist/main.js" >"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1 50); do
     curl -sf "http://127.0.0.1:$port/.well-known/agent-card.json" >/dev/null && break

@@ -1,7 +1,7 @@
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { ADAPTERS, type AdapterName, startSut } from './server.js';
 
-// PORT=<n> ADAPTER=<express|koa|hapi> pnpm --dir apps/tck-sut start   (or --port n --adapter name)
+// PORT=<n> ADAPTER=<express|koa|hapi> [GRPC_PORT=<n>] pnpm --dir apps/tck-sut start   (or --port n --adapter name)
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);
@@ -18,6 +18,9 @@ const extendedFlag = flag('extended-card') ?? process.env.TCK_EXTENDED_CARD;
 const extendedCard = extendedFlag === 'auth' ? 'authenticated' : extendedFlag !== '0';
 const acceptAnyInputMode = (flag('accept-any-input') ?? process.env.TCK_ACCEPT_ANY_INPUT) === '1';
 const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CARD) === 'v1' ? 'v1' : 'superset';
+const grpcFlag = flag('grpc-port') ?? process.env.GRPC_PORT;
+const grpcPort = grpcFlag === undefined || grpcFlag === '' ? undefined : Number(grpcFlag);
+const grpcV100Codes = (flag('grpc-v100-codes') ?? process.env.TCK_GRPC_V100_CODES) === '1';
 const storage = await createTaskStoreFromEnv();
 const sut = await startSut({
   adapter,
@@ -27,11 +30,14 @@ const sut = await startSut({
   headerlessCard,
   extendedCard,
   acceptAnyInputMode,
+  grpcPort,
+  grpcV100Codes,
   storage,
   shutdownTimeoutMs: Number(process.env.A2A_SHUTDOWN_TIMEOUT_MS ?? 25_000),
 });
 console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}) on ${sut.url}`);
 console.log(`  agent card: ${sut.url}/.well-known/agent-card.json   JSON-RPC: ${sut.url}/`);
+if (sut.grpcAddress) console.log(`  gRPC (lf.a2a.v1.A2AService): ${sut.grpcAddress}`);
 // SIGTERM: graceful (503 for new requests, streams end, running tasks get A2A_SHUTDOWN_TIMEOUT_MS), then exit.
 const stop = () =>
   void sut

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
+import { createA2AGrpcServer, type GrpcStatusName } from '@a2a/grpc';
 import { a2aHapi } from '@a2a/hapi';
 import { a2aKoa } from '@a2a/koa';
 import Hapi from '@hapi/hapi';
@@ -37,12 +38,21 @@ export interface SutOptions extends TckAgentOptions {
   acceptAnyInputMode?: boolean;
   /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
   storage?: Pick<A2AHandlerOptions, 'taskStore' | 'coordinator'>;
+  /** Also serve the gRPC binding on this port of `host` (0: a free one), listed in the card. Default: no gRPC. */
+  grpcPort?: number | undefined;
+  /**
+   * gRPC status codes of the spec's v1.0.0 table, which the v1.0 kit checks (UNIMPLEMENTED for VersionNotSupported,
+   * UnsupportedOperation and PushNotificationNotSupported; v1.0.1, core's table, says FAILED_PRECONDITION).
+   */
+  grpcV100Codes?: boolean;
   /** `close()` lets running tasks finish for this long (then fails them). Default 5 s. */
   shutdownTimeoutMs?: number;
 }
 
 export interface RunningSut {
   url: string;
+  /** `host:port` of the gRPC listener when one was asked for. */
+  grpcAddress?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -88,10 +98,13 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
   const handler = createTckHandler(options);
   const { a2a } = handler;
   // Graceful: new requests get 503, streams end, running tasks get the grace period; then the server and the sender.
+  const grpc = options.grpcPort === undefined ? undefined : await startGrpc(a2a, host, options);
   const close = async () => {
+    await grpc?.server.close({ timeoutMs: 1000 });
     await a2a.close({ timeoutMs: options.shutdownTimeoutMs ?? 5000 });
     await handler.close();
   };
+  const grpcAddress = grpc?.address;
   const adapter = options.adapter ?? 'express';
   if (adapter === 'hapi') {
     const server = Hapi.server({ host, port });
@@ -99,6 +112,7 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
     await server.start();
     return {
       url: `http://${host}:${server.info.port}`,
+      grpcAddress,
       close: async () => {
         await close();
         await server.stop({ timeout: 1000 });
@@ -120,10 +134,32 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
   const { port: actual } = server.address() as { port: number };
   return {
     url: `http://${host}:${actual}`,
+    grpcAddress,
     close: async () => {
       await close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const V100_CODES: Partial<
+  Record<'VersionNotSupported' | 'UnsupportedOperation' | 'PushNotificationNotSupported', GrpcStatusName>
+> = {
+  VersionNotSupported: 'UNIMPLEMENTED',
+  UnsupportedOperation: 'UNIMPLEMENTED',
+  PushNotificationNotSupported: 'UNIMPLEMENTED',
+};
+
+/** The gRPC listener over the same handler (same engine and store), with the HTTP side's caller rule. */
+async function startGrpc(a2a: A2AHttpHandler, host: string, options: SutOptions) {
+  const server = createA2AGrpcServer(a2a, {
+    context: (metadata) =>
+      options.extendedCard === 'authenticated' && metadata.get('authorization').length === 0
+        ? undefined
+        : { user: { id: 'tck' } },
+    ...(options.grpcV100Codes ? { statusCodes: V100_CODES } : {}),
+  });
+  const { address } = await server.listen({ host, port: options.grpcPort ?? 0 });
+  return { server, address };
 }
