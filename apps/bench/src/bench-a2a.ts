@@ -9,6 +9,8 @@ export const MEM_PATH = '/__bench/mem';
 export interface BenchOptions {
   /** Store cap; default: the in-memory store's own default. */
   maxTasks?: number | undefined;
+  /** Called with the handler (the gRPC listener serves the same one). */
+  onHandler?: ((a2a: A2AHttpHandler) => void) | undefined;
 }
 
 export const benchCard = {
@@ -33,12 +35,14 @@ export const benchCard = {
 /** Our A2A handler with the echo agent: JSON-RPC at /a2a/jsonrpc (no REST binding), card at the well-known path. */
 export function createBenchA2A(options: BenchOptions = {}): A2AHttpHandler {
   const taskStore = new InMemoryTaskStore(options.maxTasks ? { maxTasks: options.maxTasks } : {});
-  return createA2AHandler({
+  const a2a = createA2AHandler({
     agentCard: benchCard,
     executor: echoExecutor,
     taskStore,
     routes: { jsonRpc: JSONRPC_PATH, rest: false },
   });
+  options.onHandler?.(a2a);
+  return a2a;
 }
 
 /** The raw reference's answer: what a plain framework JSON endpoint does with the SendMessage body. */

@@ -4,6 +4,7 @@
 import { Pool } from 'undici';
 import { numberArg, parseArgs } from './args.js';
 import { CARD_PATH, JSONRPC_PATH, MEM_PATH, RAW_PATH } from './bench-a2a.js';
+import { grpcClosedLoop, grpcSender } from './grpc-load.js';
 import { closedLoop, newTally, percentile, type Summary, summarize } from './load.js';
 import { checkAnswer, type LoadScenario, type RequestSpec, requestSpecs } from './requests.js';
 
@@ -41,10 +42,25 @@ async function probe(scenario: LoadScenario): Promise<string | undefined> {
   }
 }
 
-/** The scenario and the raw reference in alternating slices, so each ratio uses a baseline taken at the same time. */
-async function load(scenario: LoadScenario) {
-  const problem = (await probe(scenario)) ?? (await probe('raw'));
+/**
+ * The scenario and the raw reference in alternating slices, so each ratio uses a baseline taken at the same time.
+ * `grpc-send`: the `send` request over @a2a/grpc (`--grpc-address`), against the same raw HTTP reference.
+ */
+async function load(scenario: LoadScenario | 'grpc-send') {
+  const grpcAddress = args['grpc-address'];
+  if (scenario === 'grpc-send' && !grpcAddress) return { scenario, skipped: 'no gRPC listener on this server' };
+  const sender = scenario === 'grpc-send' && grpcAddress ? grpcSender(grpcAddress) : undefined;
+  const problem = sender
+    ? (await sender.send(0))
+      ? undefined
+      : 'gRPC SendMessage did not answer a COMPLETED task'
+    : ((await probe(scenario as LoadScenario)) ?? (await probe('raw')));
   if (problem) return { scenario, skipped: problem };
+  const run = (spec: RequestSpec | 'grpc', seconds: number, tally: ReturnType<typeof newTally>) =>
+    spec === 'grpc' && sender
+      ? grpcClosedLoop(sender, { connections, serverPid, seconds }, tally, counter)
+      : closedLoop(pool, spec as RequestSpec, { connections, serverPid, seconds }, tally, counter);
+  const measuredSpec = sender ? ('grpc' as const) : specs[scenario as LoadScenario];
   const duration = numberArg(args, 'duration', 4);
   const warmup = numberArg(args, 'warmup', 1);
   const slices = Math.max(1, numberArg(args, 'slices', 4));
@@ -52,7 +68,7 @@ async function load(scenario: LoadScenario) {
   const limits = { connections, serverPid };
   if (warmup > 0) {
     await closedLoop(pool, specs.raw, { ...limits, seconds: warmup / 2 }, newTally(), counter);
-    await closedLoop(pool, specs[scenario], { ...limits, seconds: warmup / 2 }, newTally(), counter);
+    await run(measuredSpec, warmup / 2, newTally());
   }
   const raw = newTally();
   const measured = newTally();
@@ -66,19 +82,12 @@ async function load(scenario: LoadScenario) {
       ok: measured.ok,
       seconds: measured.seconds,
     };
-    for (const tally of order) {
-      await closedLoop(
-        pool,
-        tally === raw ? specs.raw : specs[scenario],
-        { ...limits, seconds: duration / slices },
-        tally,
-        counter,
-      );
-    }
+    for (const tally of order) await run(tally === raw ? specs.raw : measuredSpec, duration / slices, tally);
     const sliceRps = (measured.ok - before.ok) / (measured.seconds - before.seconds);
     sliceRatios.push(sliceRps / ((raw.ok - before.rawOk) / (raw.seconds - before.rawSeconds)));
   }
   await pool.close();
+  sender?.close();
   const result: Summary = summarize(measured);
   const reference: Summary = summarize(raw);
   return {
@@ -221,5 +230,5 @@ const result =
       ? await retained()
       : mode === 'longstream'
         ? await longStream()
-        : await load((args.scenario ?? 'send') as LoadScenario);
+        : await load((args.scenario ?? 'send') as LoadScenario | 'grpc-send');
 process.stdout.write(`${JSON.stringify(result)}\n`);

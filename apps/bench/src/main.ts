@@ -1,6 +1,9 @@
 // Bench server: `node --expose-gc dist/main.js --adapter <express|koa|hapi|sdk> --port <n> [--host 127.0.0.1]
-// [--max-tasks <n>]`. Prints `READY <url> pid=<pid>` once listening.
+// [--max-tasks <n>] [--grpc-port <n>]`. Prints `READY <url> pid=<pid>` once listening (and `grpc=<host:port>` when
+// @a2a/grpc serves the same handler; not for the sdk server).
 import type { Server } from 'node:http';
+import type { A2AHttpHandler } from '@a2a/core';
+import { createA2AGrpcServer } from '@a2a/grpc';
 import { numberArg, parseArgs } from './args.js';
 import type { BenchOptions } from './bench-a2a.js';
 
@@ -32,11 +35,17 @@ async function main(): Promise<void> {
   const host = args.host ?? '127.0.0.1';
   const port = numberArg(args, 'port', 41377);
   const maxTasks = args['max-tasks'] ? numberArg(args, 'max-tasks', 0) : undefined;
-  const server = await startServer(adapter, port, host, { maxTasks });
+  let handler: A2AHttpHandler | undefined;
+  const server = await startServer(adapter, port, host, { maxTasks, onHandler: (a2a) => (handler = a2a) });
+  let grpc = '';
+  if (args['grpc-port'] && handler) {
+    const listener = createA2AGrpcServer(handler);
+    grpc = ` grpc=${(await listener.listen({ host, port: numberArg(args, 'grpc-port', 0) })).address}`;
+  }
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  console.log(`READY http://${host}:${bound} pid=${process.pid} adapter=${adapter} node=${process.version}`);
+  console.log(`READY http://${host}:${bound} pid=${process.pid} adapter=${adapter} node=${process.version}${grpc}`);
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

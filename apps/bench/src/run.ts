@@ -15,7 +15,7 @@ const list = (name: string, fallback: string) =>
     .filter(Boolean);
 const options = {
   adapters: list('adapters', 'express,koa,hapi,sdk'),
-  scenarios: list('scenarios', 'card,send,stream,compat'),
+  scenarios: list('scenarios', 'card,send,stream,compat,grpc-send'),
   memoryAdapters: list('memory-adapters', 'express'),
   duration: numberArg(args, 'duration', 3),
   warmup: numberArg(args, 'warmup', 1),
@@ -51,17 +51,22 @@ function node(cpu: number, script: string, scriptArgs: string[], expose = false)
       });
 }
 
-async function startServer(adapter: string, extra: string[] = []): Promise<{ child: ChildProcess; pid: number }> {
+async function startServer(
+  adapter: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; pid: number; grpc?: string | undefined }> {
   const child = node(0, 'main.js', ['--adapter', adapter, '--port', String(options.port), ...extra], true);
+  let grpc: string | undefined;
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
+      grpc ??= / grpc=(\S+)/.exec(out)?.[1];
       if (out.includes('READY')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`${adapter} server exited (${code}) before READY: ${out}`)));
   });
-  return { child, pid: child.pid as number };
+  return { child, pid: child.pid as number, grpc };
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -94,9 +99,9 @@ async function drive(serverPid: number, driverArgs: string[]): Promise<Record<st
 }
 
 async function withServer(adapter: string, extra: string[], driverArgs: string[]) {
-  const { child, pid } = await startServer(adapter, extra);
+  const { child, pid, grpc } = await startServer(adapter, extra);
   try {
-    return await drive(pid, driverArgs);
+    return await drive(pid, grpc ? [...driverArgs, '--grpc-address', grpc] : driverArgs);
   } finally {
     await stopServer(child);
   }
@@ -122,7 +127,11 @@ for (const adapter of options.adapters) {
     process.stderr.write(`[bench] ${adapter} ${scenario}\n`);
     report.load.push({
       adapter,
-      ...(await withServer(adapter, [], ['--scenario', scenario, ...timing])),
+      ...(await withServer(adapter, scenario === 'grpc-send' ? ['--grpc-port', String(options.port + 1)] : [], [
+        '--scenario',
+        scenario,
+        ...timing,
+      ])),
     });
   }
 }

@@ -1,3 +1,5 @@
+// The contract's descriptors (@bufbuild/protobuf): `A2AService.methods[i].input/output` build clients and fixtures.
+export { A2AService } from './gen/lf/a2a/v1/a2a_pb.js';
 export {
   type A2AGrpcListenOptions,
   type A2AGrpcServer,
