@@ -35,7 +35,7 @@ export function statusOf(error: ServiceError | Metadata): DecodedStatus {
     const name = detail.typeUrl.replace('type.googleapis.com/', '');
     const type = root.lookupType(name);
     const value = type.toObject(type.decode(detail.value), { defaults: true });
-    if (name === 'google.rpc.ErrorInfo') out.errorInfo = value as DecodedStatus['errorInfo'];
+    if (name === 'google.rpc.ErrorInfo') out.errorInfo = value as NonNullable<DecodedStatus['errorInfo']>;
     if (name === 'google.rpc.BadRequest') out.fieldViolations = (value as { fieldViolations: [] }).fieldViolations;
   }
   return out;
