@@ -112,6 +112,34 @@ describe('A2AService over HTTP/2 on 127.0.0.1', () => {
     expect(task.status).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
   });
 
+  it('a client that stops reading holds the stream back (backpressure), then gets every event in order', async () => {
+    h = await startHarness();
+    const stream = h.client.stream('SendStreamingMessage', userMessage('many 300'));
+    stream.pause(); // nothing read for a while: the server's writes fill the window and wait for 'drain'
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const all = collect(stream);
+    stream.resume();
+    const { events, error } = await all;
+    expect(error).toBeUndefined();
+    const chunks = events.flatMap((e) => {
+      const update = e.artifactUpdate as { artifact: { parts: { text: string }[] } } | undefined;
+      return update ? update.artifact.parts.map((p) => p.text) : [];
+    });
+    expect(chunks).toEqual(Array.from({ length: 300 }, (_, i) => `c${i}`));
+    expect(events.at(-1)).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } });
+  });
+
+  it('close() ends open streams with UNAVAILABLE and takes GRPC out of the card', async () => {
+    const agent = testExecutor();
+    h = await startHarness({ executor: agent.executor });
+    const stream = h.client.stream('SendStreamingMessage', userMessage('gated shut'));
+    await new Promise((resolve) => stream.once('data', resolve));
+    const ended = collect(stream);
+    await h.grpc.close({ timeoutMs: 500 });
+    expect((await ended).error?.code).toBe(code.UNAVAILABLE);
+    agent.release('shut');
+  });
+
   it('answers errors as google.rpc.Status with ErrorInfo (and BadRequest for invalid fields)', async () => {
     h = await startHarness();
     const notFound = await failure(h.client.unary('GetTask', { id: 'nope' }));

@@ -14,7 +14,10 @@ export const card = {
   skills: [{ id: 'echo', name: 'Echo', description: 'Echoes', tags: ['test'] }],
 };
 
-/** Behaviour by the message's first word: `reply`, `ask` (input required), `gated <name>` (waits), else complete. */
+/**
+ * Behaviour by the message's first word: `reply`, `ask` (input required), `gated <name>` (waits), `many <n>` (n
+ * artifact chunks), else complete.
+ */
 export function testExecutor() {
   const gates = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   const gate = (name: string) => {
@@ -37,6 +40,10 @@ export function testExecutor() {
       const [word, arg = ''] = text.split(' ');
       if (word === 'reply') return ctx.reply(`you said ${arg}`);
       if (word === 'ask' && !ctx.task) return ctx.inputRequired('what is your name?');
+      if (word === 'many') {
+        for (let i = 0; i < Number(arg); i++) void ctx.artifact({ artifactId: 'many', text: `c${i}`, append: i > 0 });
+        return ctx.complete();
+      }
       if (word === 'gated') {
         await ctx.working('waiting');
         await gate(arg).promise;
