@@ -118,3 +118,5 @@ export {
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-memory-task-store.js';
 export * from './store/task-store.js';
 export * from './task-state.js';
+export { type A2ALogger, consoleLogger, type LogFields } from './telemetry/logger.js';
+export { useOpenTelemetry } from './telemetry/otel-api.js';

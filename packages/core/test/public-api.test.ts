@@ -25,6 +25,7 @@ const ROOT = [
   'TERMINAL_STATES',
   'applyTaskEvent',
   'canTransition',
+  'consoleLogger',
   'copyTask',
   'createA2AHandler',
   'createPushSender',
@@ -38,6 +39,7 @@ const ROOT = [
   'newTask',
   'signAgentCard',
   'standardWebhooksSignature',
+  'useOpenTelemetry',
   'verifyAgentCard',
   'viewTask',
 ];

@@ -337,6 +337,7 @@ export class LegacyMethods {
 
   /** Runs a legacy method. `version` picks the table for names both wires have (`tasks/get` …). */
   async run(method: string, params: unknown, env: OperationEnv, version: LegacyVersion): Promise<LegacyResult> {
+    env.telemetry?.method(method, version);
     const table = version === '0.1' && Object.hasOwn(V01, method) ? V01 : V03;
     const entry = Object.hasOwn(table, method) ? table[method] : LegacyMethods.find(method);
     if (!entry) throw new A2AError('MethodNotFound', `Method not found: ${method} (request read as A2A ${version})`);

@@ -225,6 +225,7 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
         }),
       );
     } catch (error) {
+      env.telemetry?.fail(error);
       const a2a = toA2AError(error);
       if (a2a.type === 'Internal') settings.onError(error);
       const challenge = a2a.type === 'Unauthenticated' ? { 'www-authenticate': challenges(env.handler.agentCard) } : {};

@@ -13,6 +13,7 @@ import {
   type CloseOptions,
   type RequestHandlerOptions,
 } from '../server/request-handler.js';
+import { type RequestTelemetry, startRequestTelemetry } from '../telemetry/request-telemetry.js';
 import { isJsonContentType } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
@@ -90,7 +91,7 @@ export interface A2AEngineOptions extends RequestHandlerOptions {
 /** A prepared engine (`createRequestHandler()`); its parts are its own, so they cannot be given here too. */
 export type A2APreparedEngineOptions = {
   requestHandler: A2ARequestHandler;
-  /** Errors of the HTTP layer that are not the client's fault. Default: console.error. */
+  /** Errors of the HTTP layer that are not the client's fault. Default: the engine's `logger`. */
   onError?: RequestHandlerOptions['onError'];
 } & { [K in Exclude<keyof RequestHandlerOptions, 'onError'>]?: undefined };
 
@@ -159,7 +160,7 @@ const LEGACY_CARD_PATH = '/.well-known/agent.json';
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
   const basePath = checkBasePath(options.basePath);
-  const onError = options.onError ?? ((e: unknown) => console.error('[a2a]', e));
+  const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
   const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
   const cardPath = options.routes?.agentCard ?? CARD_PATH;
@@ -273,6 +274,40 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         : statusErrorResponse(error, headers, restMediaType(request));
     if (refused) return fail(refused);
 
+    const telemetry = startRequestTelemetry({
+      binding: isJsonRpc ? 'JSONRPC' : 'HTTP+JSON',
+      version,
+      tenant: handleOptions.context?.tenant ?? restMatch?.tenant,
+      headers: request.headers,
+      httpMethod: method,
+      path: url.pathname,
+      origin: url.origin,
+    });
+    if (!telemetry)
+      return serve(request, url, handleOptions, undefined, { isJsonRpc, restMatch, v03Match, version, baseUrl, fail });
+    const response = await telemetry.run(() =>
+      serve(request, url, handleOptions, telemetry, { isJsonRpc, restMatch, v03Match, version, baseUrl, fail }),
+    );
+    telemetry.finish(response);
+    return response;
+  }
+
+  /** One A2A operation on a matched route, answered (errors included). */
+  async function serve(
+    request: Request,
+    url: RequestUrl,
+    handleOptions: HandleOptions,
+    telemetry: RequestTelemetry | undefined,
+    matched: {
+      isJsonRpc: boolean;
+      restMatch: ReturnType<typeof matchRest>;
+      v03Match: ReturnType<typeof matchV03Rest>;
+      version: string | undefined;
+      baseUrl: string;
+      fail: (error: A2AError, headers?: HeaderInit) => Promise<Response>;
+    },
+  ): Promise<Response> {
+    const { isJsonRpc, restMatch, v03Match, version, baseUrl, fail } = matched;
     try {
       checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : v03Match ? 'rest-v0.3' : 'rest');
       if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
@@ -296,7 +331,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         },
         requestDisconnect(request), // the Node bridge's request view makes its signal on first read
       );
-      const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl) };
+      const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl), telemetry };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
       const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = settings;
       const versions = versionRouter?.(version);
@@ -312,6 +347,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
             routeSettings,
           );
     } catch (error) {
+      telemetry?.fail(error);
       if (!isA2AError(error)) {
         onError(error);
         return fail(new A2AError('Internal', 'Internal error'));

@@ -105,6 +105,7 @@ export async function serveJsonRpc(
   try {
     const call = parseJsonRpc(await readJsonBody(request, settings.maxBodyBytes), settings.maxJsonDepth);
     id = call.id;
+    env.telemetry?.method(call.method);
     // Older wires (v0.3/v0.2/v0.1, compat/) answer here; `undefined` means the call is read as v1.0.
     const routed = await settings.versions?.(call, env, settings);
     if (routed) return routed;
@@ -129,6 +130,7 @@ export async function serveJsonRpc(
     const result = await operation.run(params, scoped);
     return jsonResponse({ jsonrpc: '2.0', id, result }, 200, settings.headers);
   } catch (error) {
+    env.telemetry?.fail(error);
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
     return jsonRpcErrorResponse(id ?? errorId(error), a2a, settings.headers);

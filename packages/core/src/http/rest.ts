@@ -110,6 +110,7 @@ export async function serveRest(
 ): Promise<Response> {
   const { route, pathFields, tenant } = match;
   const mediaType = restMediaType(request);
+  env.telemetry?.method(route.operation);
   try {
     let body: Record<string, unknown> = {};
     if (route.body) {
@@ -144,6 +145,7 @@ export async function serveRest(
     const result = await operation.run(params, scoped);
     return jsonResponse(result, 200, settings.headers, mediaType);
   } catch (error) {
+    env.telemetry?.fail(error);
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
     return statusErrorResponse(a2a, settings.headers, mediaType);

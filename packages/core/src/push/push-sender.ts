@@ -3,6 +3,9 @@ import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import { toStreamResponse } from '../server/stream-response.js';
 import type { PushConfigStore, TaskEventRecord, TaskStore } from '../store/task-store.js';
 import { isTerminal } from '../task-state.js';
+import { A2ALog, type A2ALogger } from '../telemetry/logger.js';
+import { loadOpenTelemetry } from '../telemetry/otel-api.js';
+import { countPushDelivery, type PushAttemptTelemetry, startPushAttempt } from '../telemetry/push-span.js';
 import { deadlineSignal } from './deadline-signal.js';
 import {
   InMemoryPushDeliveryStateStore,
@@ -78,7 +81,12 @@ export interface PushSenderOptions {
   onDelivered?: (success: DeliverySuccess) => void;
   /** Cursor and health per config. Default in memory. */
   stateStore?: PushDeliveryStateStore;
-  /** Internal errors (store failures). Default console.error. */
+  /**
+   * Where errors and warnings go (pino's shape, see the handler's `logger`). Default: the handler's logger, which
+   * defaults to one console line each.
+   */
+  logger?: A2ALogger;
+  /** Internal errors (store failures); takes precedence over `logger.error`. */
   onError?: (error: unknown) => void;
   /** Jitter source (tests). */
   random?: () => number;
@@ -115,6 +123,7 @@ export class PushSender implements PushNotificationHook {
   private readonly states: PushDeliveryStateStore;
   private readonly random: () => number;
   private readonly onError: (error: unknown) => void;
+  private log: A2ALog;
   private readonly closed = new AbortController();
   private readonly watchers = new Map<string, TaskWatcher>();
   private readonly queues = new Map<string, ConfigQueue>();
@@ -130,13 +139,17 @@ export class PushSender implements PushNotificationHook {
     this.serialize = options.serialize ?? defaultPushSerializer;
     this.states = options.stateStore ?? new InMemoryPushDeliveryStateStore();
     this.random = options.random ?? Math.random;
-    this.onError = options.onError ?? ((e) => console.error('[a2a push]', e));
+    this.log = new A2ALog(options.logger, options.onError);
+    this.onError = (error) => this.log.error(error);
+    void loadOpenTelemetry(); // optional: client spans and metrics once an OpenTelemetry SDK is registered
   }
 
   /** Called by the engine: returns its push config store, wrapped so every saved config starts delivery. */
-  attach(env: { store: TaskStore; pushStore: PushConfigStore }): PushConfigStore {
+  attach(env: { store: TaskStore; pushStore: PushConfigStore; log?: A2ALog | undefined }): PushConfigStore {
     if (this.env && this.env.store !== env.store) throw new Error('A PushSender serves one task store');
     this.env = env;
+    // Without a logger or hook of its own, the sender logs where the handler does.
+    if (env.log && !this.options.logger && !this.options.onError) this.log = env.log;
     const { store, pushStore } = env;
     return {
       savePushConfig: async (config) => {
@@ -283,8 +296,17 @@ export class PushSender implements PushNotificationHook {
     let attempts = 0;
     while (attempts < budget && !this.closed.signal.aborted) {
       attempts++;
-      outcome = await this.attempt(config, record, notificationId, payload.contentType, body);
+      const trace = startPushAttempt({
+        url: config.url,
+        taskId: config.taskId,
+        configId: config.id,
+        seq: record.seq,
+        attempt: attempts,
+      });
+      outcome = await this.attempt(config, record, notificationId, payload.contentType, body, trace);
+      trace?.end(outcome);
       if (outcome.kind === 'ok') {
+        countPushDelivery(true);
         await save({ lastDeliveredSeq: record.seq, health: 'active', consecutiveFailures: 0 });
         this.options.onDelivered?.({
           taskId: config.taskId,
@@ -319,14 +341,16 @@ export class PushSender implements PushNotificationHook {
       reason: outcome.reason,
       ...(outcome.status !== undefined && { status: outcome.status }),
     };
+    countPushDelivery(false, { 'a2a.push.health': health });
     try {
       this.options.onDeliveryFailure?.(failure);
     } catch (error) {
       this.onError(error);
     }
     if (!this.options.onDeliveryFailure) {
-      console.warn(
-        `[a2a push] gave up on ${failure.notificationId} to ${redact(config.url)} after ${attempts} attempts: ${failure.reason}`,
+      this.log.warn(
+        `push notification ${failure.notificationId} to ${redact(config.url)} given up after ${attempts} attempts: ${failure.reason}`,
+        { taskId: config.taskId },
       );
     }
   }
@@ -337,6 +361,7 @@ export class PushSender implements PushNotificationHook {
     notificationId: string,
     contentType: string,
     body: Uint8Array,
+    trace: PushAttemptTelemetry | undefined,
   ): Promise<AttemptOutcome> {
     let headers: Headers;
     try {
@@ -346,16 +371,18 @@ export class PushSender implements PushNotificationHook {
     } catch (error) {
       return { kind: 'disable', reason: errorMessage(error) };
     }
+    trace?.inject(headers);
     const deadline = deadlineSignal(this.closed.signal, this.timeoutMs);
     let response: Response;
     try {
-      response = await this.fetchFn(config.url, {
+      const init: RequestInit = {
         method: 'POST',
         headers,
         body: body as Uint8Array<ArrayBuffer>,
         redirect: 'manual',
         signal: deadline.signal,
-      });
+      };
+      response = await (trace ? trace.run(() => this.fetchFn(config.url, init)) : this.fetchFn(config.url, init));
     } catch (error) {
       if (isBlockedAddress(error)) return { kind: 'disable', reason: errorMessage(error) };
       return {

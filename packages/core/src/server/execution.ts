@@ -14,6 +14,8 @@ import {
   type TaskStore,
 } from '../store/task-store.js';
 import { InvalidTransitionError, isInterrupted, isTerminal, newTask, type TaskEvent } from '../task-state.js';
+import { type ExecutorSpan, startExecutorSpan } from '../telemetry/executor-span.js';
+import { countCreated, countFinished } from '../telemetry/task-metrics.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
 import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
 
@@ -81,6 +83,9 @@ export class Execution implements AgentContext {
   private replied = false;
   private endTurn!: (end: TurnEnd) => void;
   private lastWritten: TaskState | undefined;
+  /** The executor's span (when tracing), and when this turn began (for the task duration). */
+  private span: ExecutorSpan | undefined;
+  private readonly began = performance.now();
   /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
   onAbort: ((handOver?: boolean) => void) | undefined = undefined;
 
@@ -135,6 +140,7 @@ export class Execution implements AgentContext {
         await this.init.executor.execute(this);
       } catch (error) {
         if (!this.aborted) {
+          this.span?.fail(error);
           this.init.onError(error);
           await this.enqueue(() =>
             this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`),
@@ -146,7 +152,9 @@ export class Execution implements AgentContext {
       await this.chain.catch(() => {});
       this.endTurn('settled');
     };
-    this.settled = run();
+    // Traced: `execute()` runs with its own span active, so the agent's spans (LLM calls, HTTP) nest under it.
+    this.span = startExecutorSpan(this);
+    this.settled = this.span ? this.span.run(run) : run();
   }
 
   /** Cancellation: abort the signal; the executor's later publications are ignored. */
@@ -284,6 +292,7 @@ export class Execution implements AgentContext {
     }
     this.version = stored.version;
     this.lastWritten = stored.task.status.state;
+    countCreated();
     this.init.onStored(stored);
     this.resolveFirst({ stored });
     if (pushConfig) await pushStore.savePushConfig(pushConfig);
@@ -338,6 +347,8 @@ export class Execution implements AgentContext {
   private appended(event: TaskEvent, record: TaskEventRecord): TaskEventRecord {
     this.version = record.seq;
     this.lastWritten = record.state;
+    this.span?.event(event, record.state);
+    if (event.kind === 'status' && isTerminal(record.state)) countFinished(record.state, this.began);
     if (event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state))) this.endTurn('paused');
     return record;
   }

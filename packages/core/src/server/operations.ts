@@ -15,6 +15,7 @@ import {
 } from '../schemas/requests.js';
 import { simpleSendMessage } from '../schemas/simple-send-message.js';
 import type { StreamResponse } from '../schemas/task.js';
+import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
 import type { CallContext } from './agent-executor.js';
 import { extendCall } from './call-context.js';
 import type { A2ARequestHandler, AgentCardInput } from './request-handler.js';
@@ -25,6 +26,8 @@ export interface OperationEnv {
   call: CallContext;
   /** Completes a card for the interface the request came through (its URLs). */
   publishCard: (card: AgentCardInput) => AgentCard;
+  /** The request's span and metrics; `undefined` when no OpenTelemetry SDK is registered. */
+  telemetry?: RequestTelemetry | undefined;
 }
 
 /** The env with some call fields replaced (the tenant from params, a legacy wire version). */
@@ -48,6 +51,42 @@ export type Operation = UnaryOperation<z.ZodType> | StreamOperation<z.ZodType>;
 
 const op = <S extends z.ZodType>(o: UnaryOperation<S> | StreamOperation<S>) => o as unknown as Operation;
 
+/**
+ * Every binding and wire version runs its operations through this table, so this is where the request's telemetry
+ * learns the operation, its ids, its result or error, and follows its stream. Without telemetry: one property read.
+ */
+function observed<T extends Record<string, Operation>>(table: T): T {
+  for (const [name, operation] of Object.entries(table)) {
+    if (operation.stream) {
+      const run = operation.run;
+      operation.run = (params, env) => {
+        const telemetry = env.telemetry;
+        if (!telemetry) return run(params, env);
+        telemetry.operation(name, params);
+        return telemetry.stream(run(params, env));
+      };
+    } else {
+      const run = operation.run;
+      operation.run = (params, env) => {
+        const telemetry = env.telemetry;
+        if (!telemetry) return run(params, env);
+        telemetry.operation(name, params);
+        return run(params, env).then(
+          (result) => {
+            telemetry.result(result);
+            return result;
+          },
+          (error: unknown) => {
+            telemetry.fail(error);
+            throw error;
+          },
+        );
+      };
+    }
+  }
+  return table;
+}
+
 /** An operation's params checked: its shortcut when it takes them, else its schema. */
 export function parseOperationParams(operation: Operation, params: unknown): ReturnType<z.ZodType['safeParse']> {
   const simple = operation.shortcut?.(params);
@@ -55,7 +94,7 @@ export function parseOperationParams(operation: Operation, params: unknown): Ret
 }
 
 /** Every v1.0 operation by its method name; both bindings dispatch through this table. */
-export const OPERATIONS = {
+export const OPERATIONS = observed({
   SendMessage: op({
     params: SendMessageRequestSchema,
     shortcut: simpleSendMessage,
@@ -98,6 +137,6 @@ export const OPERATIONS = {
     params: GetExtendedAgentCardRequestSchema,
     run: async (_p, { handler, call, publishCard }) => publishCard(await handler.getExtendedAgentCard(call)),
   }),
-} satisfies Record<string, Operation>;
+} satisfies Record<string, Operation>);
 
 export type OperationName = keyof typeof OPERATIONS;

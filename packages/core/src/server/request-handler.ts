@@ -30,6 +30,9 @@ import {
   type TaskStore,
 } from '../store/task-store.js';
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
+import { A2ALog, type A2ALogger } from '../telemetry/logger.js';
+import { loadOpenTelemetry } from '../telemetry/otel-api.js';
+import { countFinished } from '../telemetry/task-metrics.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { onCallAbort } from './call-context.js';
 import { Execution } from './execution.js';
@@ -63,7 +66,12 @@ export interface RequestHandlerOptions {
   validatePushUrl?: ((url: string) => void | Promise<void>) | undefined;
   /** Push notification delivery, e.g. `createPushSender()`: notified of every saved config, follows its task. */
   pushNotifications?: PushNotificationHook | undefined;
-  /** Errors of agents and internals that are not the client's fault. Default: console.error. */
+  /**
+   * Where errors and warnings go, with the task id and trace id on each line (pino's shape: `logger.error({ err,
+   * taskId, traceId }, msg)`; pass a pino logger as is). Default: errors and warnings on the console, one line each.
+   */
+  logger?: A2ALogger | undefined;
+  /** Errors of agents and internals that are not the client's fault (takes precedence over `logger.error`). */
   onError?: ((error: unknown) => void) | undefined;
   /**
    * Accept message parts of any media type. Default false: a part whose `mediaType` (text parts without one are
@@ -73,7 +81,7 @@ export interface RequestHandlerOptions {
   acceptAnyInputMode?: boolean | undefined;
   /**
    * Setup warnings (settings that would silently do nothing, e.g. a v0.3 `url` in the card, or push advertised
-   * without a sender), each reported once when the handler is made. Default: console.warn.
+   * without a sender), each reported once when the handler is made (takes precedence over `logger.warn`).
    */
   onWarning?: ((message: string) => void) | undefined;
   /** Clock (tests). */
@@ -124,6 +132,8 @@ export class A2ARequestHandler {
   readonly store: TaskStore;
   readonly pushStore: PushConfigStore;
   readonly pushNotifications: PushNotificationHook | undefined;
+  /** The engine's log (`logger`, or the `onError`/`onWarning` hooks). */
+  readonly log: A2ALog;
   private readonly validatePushUrl: ((url: string) => void | Promise<void>) | undefined;
   private readonly executor: AgentExecutor;
   private readonly executions = new Map<string, Set<Execution>>();
@@ -141,20 +151,21 @@ export class A2ARequestHandler {
   constructor(private readonly options: RequestHandlerOptions) {
     if (!options?.agentCard) throw new TypeError('A2ARequestHandler needs an agentCard and an executor');
     checkExecutor(options.executor);
+    void loadOpenTelemetry(); // optional: traces and metrics once an OpenTelemetry SDK is registered
+    this.log = new A2ALog(options.logger, options.onError, options.onWarning);
     this.agentCard = normalizeCard(options.agentCard);
     this.executor = options.executor;
     this.checkInputModes = options.acceptAnyInputMode ? () => {} : inputModeChecker(this.agentCard);
-    const warn = options.onWarning ?? ((message: string) => console.warn(`[a2a] ${message}`));
-    for (const w of setupWarnings(options.agentCard, this.agentCard, !!options.pushNotifications)) warn(w);
+    for (const w of setupWarnings(options.agentCard, this.agentCard, !!options.pushNotifications)) this.log.warn(w);
     const store = options.taskStore ?? new InMemoryTaskStore();
     this.store = store;
     const pushStore = options.pushConfigStore ?? (isPushConfigStore(store) ? store : undefined);
     if (!pushStore) throw new Error('A pushConfigStore is required when the task store does not store push configs');
-    this.pushStore = options.pushNotifications?.attach({ store, pushStore }) ?? pushStore;
+    this.pushStore = options.pushNotifications?.attach({ store, pushStore, log: this.log }) ?? pushStore;
     this.pushNotifications = options.pushNotifications;
     this.validatePushUrl =
       options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
-    this.onError = options.onError ?? ((e) => console.error('[a2a]', e));
+    this.onError = (error) => this.log.error(error);
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
     this.storeRetryMs = options.storeRetryMs ?? DEFAULT_STORE_RETRY_MS;
     const clock = options.now ?? systemClock;
@@ -261,6 +272,7 @@ export class A2ARequestHandler {
           status: { state: 'TASK_STATE_CANCELED', timestamp: this.now() },
           ...(request.metadata && { metadata: request.metadata }),
         });
+        countFinished('TASK_STATE_CANCELED');
         break;
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError)) throw error;
@@ -437,7 +449,7 @@ export class A2ARequestHandler {
       protocolVersion: call.protocolVersion,
       pushConfig,
       now: this.now,
-      onError: this.onError,
+      onError: (error) => this.log.error(error, { taskId }),
       onStored: (stored) => {
         if (follow && !ended) subscription = this.subscribe(taskId, stored.version, call);
       },
@@ -558,7 +570,7 @@ export class A2ARequestHandler {
         release();
       })
       .catch((error) => {
-        this.onError(error);
+        this.log.error(error, { taskId });
         release();
       });
   }
@@ -662,7 +674,7 @@ export class A2ARequestHandler {
       }
     } catch (error) {
       // The store is unreachable: the lease is handed over, so another instance's janitor fails the task.
-      this.onError(error);
+      this.log.error(error, { taskId: execution.taskId });
       handOver = true;
     }
     release?.(handOver);
