@@ -33,6 +33,7 @@ export {
   type HandlerMount,
   type MountableHandler,
 } from './http/create-handler.js';
+export type { HealthOptions } from './http/health.js';
 export {
   InMemoryPushDeliveryStateStore,
   type PushConfigHealth,

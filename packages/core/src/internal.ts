@@ -44,3 +44,4 @@ export { OPERATIONS, type Operation, type OperationEnv, type OperationName } fro
 export { ownerOf } from './server/request-handler.js';
 export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
 export { BoundedCache, type BoundedCacheOptions } from './store/bounded-cache.js';
+export { instrumentStore } from './telemetry/store-span.js';

@@ -15,7 +15,7 @@ import {
   type TaskStore,
   viewTask,
 } from '@a2a/core';
-import { BoundedCache } from '@a2a/core/internal';
+import { BoundedCache, instrumentStore } from '@a2a/core/internal';
 import pg from 'pg';
 import { connectionError, storeError } from './errors.js';
 import { LogSubscription } from './log-subscription.js';
@@ -91,6 +91,20 @@ SELECT pg_notify('${EVENTS_CHANNEL}', $9) FROM inserted`;
  * and a NOTIFY `{seq}:{taskId}` delivered on commit. Subscribers read the log from their cursor, woken by NOTIFY on
  * every instance and by a short poll; so they see every event once, in order, whichever instance wrote it.
  */
+/** The calls traced as `TaskStore.<name>` spans. */
+const STORE_CALLS = [
+  'create',
+  'get',
+  'append',
+  'list',
+  'readEvents',
+  'savePushConfig',
+  'getPushConfig',
+  'listPushConfigs',
+  'deletePushConfig',
+  'ping',
+] as const;
+
 export class PostgresTaskStore implements TaskStore, PushConfigStore {
   readonly pool: pg.Pool;
   private readonly ownsPool: boolean;
@@ -136,6 +150,13 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       );
       this.sweepTimer.unref?.();
     }
+    // Spans and `a2a.store.operation.duration` per call when an OpenTelemetry SDK is registered (else one check).
+    instrumentStore(this, 'postgresql', STORE_CALLS);
+  }
+
+  /** One round trip: the readiness route's check (`health` in createA2AHandler). */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
   }
 
   /**

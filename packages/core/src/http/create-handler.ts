@@ -15,6 +15,7 @@ import {
 } from '../server/request-handler.js';
 import { type RequestTelemetry, startRequestTelemetry } from '../telemetry/request-telemetry.js';
 import { isJsonContentType } from './body.js';
+import { type HealthOptions, healthCheck } from './health.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
 import { isPrepared, plainResponse, preparedRefusal, requestDisconnect } from './prepared.js';
@@ -148,6 +149,12 @@ export interface A2ATransportOptions {
   v03RestStreamFrames?: V03RestStreamFrames;
   /** Sign the served cards (JWS over the JCS form); the public keys are served at `routes.jwks`. */
   signAgentCard?: CardSigningOptions;
+  /**
+   * A readiness route for load balancers (off by default): `true` serves GET/HEAD `/healthz` (relative to the mount
+   * point or base path), 200 `{"status":"ok"}` while the task store answers its `ping()`, 503 while it does not or
+   * once the handler is closing.
+   */
+  health?: boolean | HealthOptions;
   /** Caller identity for Fetch-native hosts (adapters pass theirs through `handle`). */
   context?: (request: Request) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
 }
@@ -165,6 +172,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
   const cardPath = options.routes?.agentCard ?? CARD_PATH;
   const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
+  const healthOptions = options.health === true ? {} : options.health || undefined;
+  const healthPath = healthOptions && (healthOptions.path ?? '/healthz');
+  const health = healthOptions && healthCheck(engine, healthOptions);
   const settings = {
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
@@ -229,6 +239,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     // The bridge could not read the request as sent (an invalid Host): refused on our paths, others left to the host.
     const refused = preparedRefusal(request);
     const legacyCard = policy.legacy && path === LEGACY_CARD_PATH;
+    if (health && path === healthPath && READ_METHODS.has(method)) return health(method);
     // The card and key paths are ours whatever the method (OPTIONS stays with the host's CORS handling).
     if ((path === cardPath || legacyCard || path === jwksPath) && !READ_METHODS.has(method) && method !== 'OPTIONS') {
       return statusErrorResponse(new A2AError('MethodNotAllowed', `Method ${method} not allowed here`), {

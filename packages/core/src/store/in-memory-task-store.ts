@@ -82,6 +82,9 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return { task: copyTask(entry.task), version: 1 };
   }
 
+  /** Always reachable. */
+  async ping(): Promise<void> {}
+
   async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
     const entry = this.lookup(taskId, owner);
     return entry && { task: copyTask(entry.task), version: entry.version };

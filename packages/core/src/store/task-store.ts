@@ -91,6 +91,11 @@ export interface TaskStore {
    * or when the task goes away.
    */
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord>;
+  /**
+   * Resolves when the store can serve requests (a database: one round trip), rejects when it cannot. Optional; the
+   * handler's readiness route (`health`) reports a store without it as reachable.
+   */
+  ping?(): Promise<void>;
 }
 
 /** Push notification configs, kept per task. */

@@ -54,13 +54,13 @@ export class A2ALog {
 
   /** An error that is not the client's fault. */
   error(error: unknown, fields: LogFields = {}, message?: string): void {
-    if (this.onErrorHook) return this.onErrorHook(error);
-    this.logger.error({ err: error, ...withTrace(fields) }, message ?? errorMessage(error));
+    if (this.onErrorHook) this.onErrorHook(error);
+    else this.logger.error({ err: error, ...withTrace(fields) }, message ?? errorMessage(error));
   }
 
   warn(message: string, fields: LogFields = {}): void {
-    if (this.onWarningHook) return this.onWarningHook(message);
-    this.logger.warn(withTrace(fields), message);
+    if (this.onWarningHook) this.onWarningHook(message);
+    else this.logger.warn(withTrace(fields), message);
   }
 
   info(message: string, fields: LogFields = {}): void {
