@@ -1,8 +1,11 @@
 import { createA2AHandler } from '@a2a/core';
 import { closeOnSignal, demoHandlerOptions, startBanner } from '@a2a/demo-agent';
+import { startTelemetryFromEnv } from '@a2a/demo-agent/telemetry';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { createDemoServer } from './server.js';
 
+// Traces and metrics when OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER ask for them.
+await startTelemetryFromEnv('a2a-hapi-demo');
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 3002);
 // In memory by default; PostgreSQL when A2A_DATABASE_URL is set.

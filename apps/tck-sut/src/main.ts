@@ -1,3 +1,4 @@
+import { startTelemetryFromEnv } from '@a2a/demo-agent/telemetry';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { ADAPTERS, type AdapterName, startSut } from './server.js';
 
@@ -21,6 +22,8 @@ const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CA
 const grpcFlag = flag('grpc-port') ?? process.env.GRPC_PORT;
 const grpcPort = grpcFlag === undefined || grpcFlag === '' ? undefined : Number(grpcFlag);
 const grpcV100Codes = (flag('grpc-v100-codes') ?? process.env.TCK_GRPC_V100_CODES) === '1';
+// Traces and metrics when OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER ask for them (e.g. `=console`).
+const stopTelemetry = await startTelemetryFromEnv('a2a-tck-sut');
 const storage = await createTaskStoreFromEnv();
 const sut = await startSut({
   adapter,
@@ -43,6 +46,7 @@ const stop = () =>
   void sut
     .close()
     .then(() => storage.close())
+    .then(() => stopTelemetry?.())
     .then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
