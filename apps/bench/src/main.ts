@@ -1,6 +1,7 @@
 // Bench server: `node --expose-gc dist/main.js --adapter <express|koa|hapi|sdk> --port <n> [--host 127.0.0.1]
-// [--max-tasks <n>] [--grpc-port <n>]`. Prints `READY <url> pid=<pid>` once listening (and `grpc=<host:port>` when
-// @a2a/grpc serves the same handler; not for the sdk server).
+// [--max-tasks <n>] [--grpc-port <n>] [--otel noop]`. Prints `READY <url> pid=<pid>` once listening (and
+// `grpc=<host:port>` when @a2a/grpc serves the same handler; not for the sdk server). `--otel noop` registers the
+// OpenTelemetry SDK with exporters that drop everything (the instrumentation's overhead; run.ts: adapter `express+otel`).
 import type { Server } from 'node:http';
 import type { A2AHttpHandler } from '@a2a/core';
 import { createA2AGrpcServer } from '@a2a/grpc';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const host = args.host ?? '127.0.0.1';
   const port = numberArg(args, 'port', 41377);
   const maxTasks = args['max-tasks'] ? numberArg(args, 'max-tasks', 0) : undefined;
+  if (args.otel === 'noop') (await import('./otel-noop.js')).startNoopOpenTelemetry();
   let handler: A2AHttpHandler | undefined;
   const server = await startServer(adapter, port, host, { maxTasks, onHandler: (a2a) => (handler = a2a) });
   let grpc = '';
@@ -45,7 +47,9 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  console.log(`READY http://${host}:${bound} pid=${process.pid} adapter=${adapter} node=${process.version}${grpc}`);
+  console.log(
+    `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''} node=${process.version}${grpc}`,
+  );
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -55,7 +55,15 @@ async function startServer(
   adapter: string,
   extra: string[] = [],
 ): Promise<{ child: ChildProcess; pid: number; grpc?: string | undefined }> {
-  const child = node(0, 'main.js', ['--adapter', adapter, '--port', String(options.port), ...extra], true);
+  // `express+otel`: the same adapter with the OpenTelemetry SDK registered (no-op exporters), for its overhead.
+  const [name, otel] = adapter.split('+');
+  const flags = otel === 'otel' ? ['--otel', 'noop'] : [];
+  const child = node(
+    0,
+    'main.js',
+    ['--adapter', name ?? adapter, '--port', String(options.port), ...flags, ...extra],
+    true,
+  );
   let grpc: string | undefined;
   await new Promise<void>((resolve, reject) => {
     let out = '';
