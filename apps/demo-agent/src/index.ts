@@ -1,4 +1,5 @@
 import type { A2AHandlerOptions, AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
+import { createPlayground } from '@a2a/playground';
 
 export { closeHttpServer, closeOnSignal, type ShutdownSteps } from './shutdown.js';
 
@@ -87,6 +88,18 @@ export function createDemoExecutor(options: DemoAgentOptions = {}): AgentExecuto
   };
 }
 
+/**
+ * The playground every demo serves at /playground. Remote agents on this machine or network (another demo) are
+ * refused by the SSRF guard unless listed in `A2A_PLAYGROUND_ALLOW` (comma-separated hosts, IPs or CIDR ranges).
+ */
+export function demoPlayground() {
+  const allow = (process.env.A2A_PLAYGROUND_ALLOW ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return createPlayground({ remote: { ssrf: { allow } } });
+}
+
 /** What a demo prints on start: where it listens and a request to paste. */
 export function startBanner(name: string, url: string, storage = 'in-memory store'): string {
   const base = url.replace(/\/$/, '');
@@ -99,6 +112,7 @@ export function startBanner(name: string, url: string, storage = 'in-memory stor
   return [
     `${name} A2A demo listening on ${base}/ (${storage})`,
     `  agent card: ${base}/.well-known/agent-card.json`,
+    `  playground: ${base}/playground`,
     '  try:',
     `  curl -s ${base}/ -H 'content-type: application/json' -d '${body}'`,
     `  curl -sN ${base}/message:stream -H 'content-type: application/json' -d '{"message":{"messageId":"m2","role":"ROLE_USER","parts":[{"text":"write a poem about rain"}]}}'`,

@@ -1,5 +1,5 @@
 import { type A2AHttpHandler, createA2AHandler } from '@a2a/core';
-import { type DemoAgentOptions, demoHandlerOptions } from '@a2a/demo-agent';
+import { type DemoAgentOptions, demoHandlerOptions, demoPlayground } from '@a2a/demo-agent';
 import { a2aHapi } from '@a2a/hapi';
 import Hapi from '@hapi/hapi';
 
@@ -10,6 +10,8 @@ export async function createDemoServer(
   const handler = options.handler ?? createA2AHandler(demoHandlerOptions(options));
   const server = Hapi.server({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   await server.register({ plugin: a2aHapi, options: { handler } });
+  // The browser playground: its handler has a basePath (/playground), so the plugin registers exactly its routes.
+  await server.register({ plugin: a2aHapi, options: { handler: demoPlayground() } });
   server.route({ method: 'GET', path: '/health', handler: () => ({ ok: true }) });
   return server;
 }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { type AgentExecutor, createA2AHandler, generatePushSigningKey, PushSigner } from '@a2a/core';
 import { createNodeHandler, createNodePushSender } from '@a2a/core/node';
+import { createPlayground } from '@a2a/playground';
 
 /** A long-running task: a few progress artifacts a second apart, then done. The work goes on after execute(). */
 const executor: AgentExecutor = {
@@ -35,7 +36,10 @@ export async function startAgent(port: number, issuer: string) {
     executor,
     pushNotifications: sender,
   });
-  const server = createServer(createNodeHandler(a2a));
+  // The browser playground at /playground first; every other path goes on to the agent.
+  const playground = createNodeHandler(createPlayground());
+  const agent = createNodeHandler(a2a);
+  const server = createServer((req, res) => void playground(req, res, () => void agent(req, res)));
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { server, sender };
 }

@@ -11,6 +11,7 @@ const receiver = await startReceiver(receiverPort, agentUrl, token);
 console.log(
   `Agent    ${agentUrl}  (card: ${agentUrl}/.well-known/agent-card.json, keys: ${agentUrl}/.well-known/jwks.json)`,
 );
+console.log(`Playground ${agentUrl}/playground`);
 console.log(`Receiver ${receiver.webhookUrl}  (token: ${token})`);
 console.log('Start a task that reports to the receiver (see README), then watch the notifications arrive here.');
 

@@ -11,7 +11,10 @@ export const ASSET_TYPES: Record<string, string> = {
 };
 
 // dist/index.js, dist/cjs/index.js and src/index.ts (tests) all find the package's dist/ui.
+// The CommonJS build (scripts/build-cjs.mjs) rewrites import.meta.url to the CommonJS file's URL after compiling.
 function uiDirectory(): string {
+  // biome-ignore lint/suspicious/noTsIgnore: import.meta is an error under module=CommonJS, which does not reach the output
+  // @ts-ignore
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [join(here, 'ui'), join(here, '..', 'ui'), join(here, '..', 'dist', 'ui')];
   const found = candidates.find((dir) => existsSync(join(dir, 'index.html')));

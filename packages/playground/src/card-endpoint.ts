@@ -1,5 +1,5 @@
 import { type CardReport, checkSignature, signatureJku, validateCard } from './card-check.js';
-import { json, readCapped } from './limits.js';
+import { json, readCapped, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
 const MAX_CARD_BYTES = 1 << 20;
@@ -17,7 +17,7 @@ const headerRecord = (v: unknown): Record<string, string> =>
  * {@link CardReport}, or `{ error }` with 400/403/502.
  */
 export async function cardEndpoint(request: Request, remote: RemoteAgents | undefined): Promise<Response> {
-  const bytes = await readCapped(request.body, MAX_CARD_BYTES);
+  const bytes = await readRequestBody(request, MAX_CARD_BYTES);
   if (!bytes) return json(413, { error: 'The request is too large' });
   let input: unknown;
   try {

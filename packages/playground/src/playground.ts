@@ -88,8 +88,10 @@ export function createPlayground(options: PlaygroundOptions = {}): MountableHand
     async handle(request, handleOptions) {
       try {
         return await handle(request, handleOptions);
-      } catch {
-        return json(500, { error: 'The playground could not answer this request' });
+      } catch (error) {
+        // A body parser mounted before the playground took the bytes: core's message says how to mount it.
+        const setup = error instanceof TypeError && error.message.includes('body parser');
+        return json(500, { error: setup ? error.message : 'The playground could not answer this request' });
       }
     },
   };

@@ -1,4 +1,4 @@
-import { json, readCapped } from './limits.js';
+import { json, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
 /** The header naming the remote URL a proxied request goes to. */
@@ -41,7 +41,7 @@ export async function proxyRequest(request: Request, remote: RemoteAgents, maxBo
   });
   let body: Uint8Array | undefined;
   if (method === 'POST') {
-    body = await readCapped(request.body, maxBodyBytes);
+    body = await readRequestBody(request, maxBodyBytes);
     if (!body) return json(413, { error: `The request body is larger than ${maxBodyBytes} bytes` });
   }
   const upstream = new AbortController();

@@ -1,0 +1,108 @@
+import type { Artifact, Message, Part, StreamResult, Task, TaskStatus } from './types.js';
+
+// A2A v0.3 ↔ the v1.0 shapes the page uses: `kind`-tagged results and parts, lower-case states and roles.
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const v03State = (state: unknown): string =>
+  typeof state === 'string' ? `TASK_STATE_${state.toUpperCase().replaceAll('-', '_')}` : 'TASK_STATE_UNSPECIFIED';
+
+export function toV03Message(message: Message): Json {
+  return {
+    kind: 'message',
+    messageId: message.messageId,
+    role: message.role === 'ROLE_AGENT' ? 'agent' : 'user',
+    parts: message.parts.map((p): Json => {
+      if (p.text !== undefined) return { kind: 'text', text: p.text };
+      if (p.data !== undefined) return { kind: 'data', data: p.data };
+      return { kind: 'file', file: { name: p.filename, mimeType: p.mediaType, bytes: p.raw } };
+    }),
+    ...(message.contextId ? { contextId: message.contextId } : {}),
+    ...(message.taskId ? { taskId: message.taskId } : {}),
+  };
+}
+
+function part(p: unknown): Part {
+  if (!isObject(p)) return { text: String(p) };
+  if (p.kind === 'data') return { data: p.data };
+  if (p.kind === 'file' && isObject(p.file)) {
+    const f = p.file;
+    return {
+      ...(typeof f.bytes === 'string' ? { raw: f.bytes } : { url: String(f.uri ?? '') }),
+      ...(typeof f.name === 'string' ? { filename: f.name } : {}),
+      ...(typeof f.mimeType === 'string' ? { mediaType: f.mimeType } : {}),
+    };
+  }
+  return { text: String(p.text ?? '') };
+}
+
+const parts = (v: unknown): Part[] => (Array.isArray(v) ? v.map(part) : []);
+
+function message(m: Json): Message {
+  return {
+    messageId: String(m.messageId ?? ''),
+    role: m.role === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER',
+    parts: parts(m.parts),
+    ...(typeof m.contextId === 'string' ? { contextId: m.contextId } : {}),
+    ...(typeof m.taskId === 'string' ? { taskId: m.taskId } : {}),
+  };
+}
+
+function status(s: unknown): TaskStatus {
+  const st = isObject(s) ? s : {};
+  return {
+    state: v03State(st.state),
+    ...(isObject(st.message) ? { message: message(st.message) } : {}),
+    ...(typeof st.timestamp === 'string' ? { timestamp: st.timestamp } : {}),
+  };
+}
+
+const artifact = (a: unknown): Artifact => {
+  const art = isObject(a) ? a : {};
+  return {
+    artifactId: String(art.artifactId ?? ''),
+    ...(typeof art.name === 'string' ? { name: art.name } : {}),
+    parts: parts(art.parts),
+  };
+};
+
+export function fromV03Task(t: unknown): Task {
+  const task = isObject(t) ? t : {};
+  return {
+    id: String(task.id ?? ''),
+    contextId: String(task.contextId ?? ''),
+    status: status(task.status),
+    ...(Array.isArray(task.artifacts) ? { artifacts: task.artifacts.map(artifact) } : {}),
+    ...(Array.isArray(task.history) ? { history: task.history.filter(isObject).map(message) } : {}),
+  };
+}
+
+/** A v0.3 `message/send` result or `message/stream` event. */
+export function fromV03Result(r: unknown): StreamResult {
+  const result = isObject(r) ? r : {};
+  switch (result.kind) {
+    case 'message':
+      return { message: message(result) };
+    case 'status-update':
+      return {
+        statusUpdate: {
+          taskId: String(result.taskId ?? ''),
+          contextId: String(result.contextId ?? ''),
+          status: status(result.status),
+        },
+      };
+    case 'artifact-update':
+      return {
+        artifactUpdate: {
+          taskId: String(result.taskId ?? ''),
+          contextId: String(result.contextId ?? ''),
+          artifact: artifact(result.artifact),
+          ...(typeof result.append === 'boolean' ? { append: result.append } : {}),
+          ...(typeof result.lastChunk === 'boolean' ? { lastChunk: result.lastChunk } : {}),
+        },
+      };
+    default:
+      return { task: fromV03Task(result) };
+  }
+}
