@@ -17,9 +17,9 @@ function uiDirectory(): string {
   // @ts-ignore
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [join(here, 'ui'), join(here, '..', 'ui'), join(here, '..', 'dist', 'ui')];
-  const found = candidates.find((dir) => existsSync(join(dir, 'index.html')));
+  const found = candidates.find((dir) => existsSync(join(dir, 'app.js')));
   if (!found) {
-    throw new Error(`@a2a/playground: the page is not built (no ui/index.html next to ${here}); run its build script`);
+    throw new Error(`@a2a/playground: the page is not built (no ui/app.js next to ${here}); run its build script`);
   }
   return found;
 }
