@@ -42,7 +42,7 @@ export function renderCard(el: HTMLElement, report: CardReport): void {
     report.errors.length > 0
       ? h(
           'section',
-          { class: 'card-errors', 'aria-label': 'Validation errors', role: 'alert' },
+          { class: 'card-errors', 'aria-label': 'Validation errors' },
           h('h4', {}, `Validation errors (${report.errors.length}, read as A2A ${report.version})`),
           h(
             'ul',

@@ -1,0 +1,221 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUi } from '../../../packages/playground/test/build-ui.js';
+import { type RemoteAgent, startRemoteAgent } from '../../../packages/playground/test/servers.js';
+import { createApp } from '../src/server.js';
+
+// The playground in headless Chromium (Debian's `chromium`, installed by .ci/run) against the real Express demo.
+// Screenshots for the playground's README are taken here too (packages/playground/docs/).
+
+const CHROMIUM = process.env.A2A_CHROMIUM ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error(`CI=true but no Chromium at ${CHROMIUM} (.ci/run installs it)`);
+const DOCS = fileURLToPath(new URL('../../../packages/playground/docs/', import.meta.url));
+
+let server: Server;
+let base: string;
+let agent: RemoteAgent;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  buildUi();
+  // The demo's playground reads its allow list from the environment: the test's "remote" agent is on 127.0.0.1.
+  process.env.A2A_PLAYGROUND_ALLOW = '127.0.0.1';
+  agent = await startRemoteAgent();
+  server = await new Promise<Server>((resolve) => {
+    const s = createApp({ lineDelayMs: 400 }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+});
+
+afterAll(async () => {
+  if (!haveChromium) return;
+  delete process.env.A2A_PLAYGROUND_ALLOW;
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await agent?.close();
+});
+
+/** A fresh page (own sessionStorage), connected to the demo's own agent. */
+async function openPlayground(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${base}/playground`);
+  await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected/);
+  return page;
+}
+
+const timeline = (page: Page) => page.getByRole('log', { name: 'Timeline' });
+const rows = (page: Page, text: string) => timeline(page).getByRole('listitem').filter({ hasText: text });
+
+async function send(page: Page, text: string, stream = true) {
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+  await page.getByRole('checkbox', { name: 'Stream' }).setChecked(stream);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+async function connectTo(page: Page, url: string) {
+  await page.getByRole('textbox', { name: 'Agent card URL' }).fill(url);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+}
+
+describe.skipIf(!haveChromium)('the playground in Chromium', () => {
+  it("connects to the demo's own agent and renders its card", async () => {
+    const page = await openPlayground();
+    const card = page.getByRole('region', { name: 'Agent card' });
+    await expect.poll(() => card.textContent()).toContain('Poet');
+    expect(await card.textContent()).toContain('Valid A2A 1.0 card');
+    expect(await card.getByLabel('Signature status').textContent()).toMatch(/Not signed/);
+    await page.context().close();
+  });
+
+  it('streams: artifact chunks reach the timeline live, before the task completes; the wire log exports', async () => {
+    const page = await openPlayground();
+    // Which DOM mutation batch each timeline row arrived in: rows of one answer arrive together, streamed ones apart.
+    await timeline(page).evaluate((log) => {
+      const arrivals: { batch: number; text: string }[] = [];
+      let batch = 0;
+      new MutationObserver((mutations) => {
+        batch++;
+        for (const m of mutations) for (const n of m.addedNodes) arrivals.push({ batch, text: n.textContent ?? '' });
+      }).observe(log, { childList: true });
+      (window as unknown as { arrivals: typeof arrivals }).arrivals = arrivals;
+    });
+    await send(page, 'write a poem about the sea');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    const arrivals = await page.evaluate(() => (window as unknown as { arrivals: { batch: number; text: string }[] }).arrivals);
+    const chunks = arrivals.filter((a) => a.text.includes('artifact chunk'));
+    const completed = arrivals.find((a) => a.text.includes('TASK_STATE_COMPLETED'));
+    expect(chunks).toHaveLength(4);
+    expect(new Set(chunks.map((c) => c.batch)).size).toBe(4);
+    // The first chunk was on screen before the task completed (the last chunk and COMPLETED leave together).
+    expect(Math.min(...chunks.map((c) => c.batch))).toBeLessThan(completed?.batch ?? 0);
+    expect(await rows(page, 'TASK_STATE_WORKING').count()).toBe(1);
+    // Every streamed row carries its sequence number (the SSE id).
+    const seqs = await timeline(page).locator('.seq').allTextContents();
+    expect(seqs.every((s) => /^#\d+$/.test(s))).toBe(true);
+    expect(await page.getByRole('log', { name: 'Conversation' }).textContent()).toContain('with the sea held steady');
+
+    await page.screenshot({ path: `${DOCS}playground.png`, fullPage: true });
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export wire log' }).click(),
+    ]);
+    const log = JSON.parse(await readFile((await download.path()) as string, 'utf8')) as { kind: string; body?: string }[];
+    expect(log.filter((e) => e.kind === 'sse')).toHaveLength(7); // task, working, 4 chunks, completed
+    expect(log.some((e) => e.kind === 'request' && e.body?.includes('SendStreamingMessage'))).toBe(true);
+    await page.context().close();
+  });
+
+  it('continues an input-required task with the next message', async () => {
+    const page = await openPlayground();
+    await send(page, 'a poem please', false);
+    await rows(page, 'TASK_STATE_INPUT_REQUIRED').waitFor();
+    const info = await page.locator('#task-info').textContent();
+    expect(info).toContain('your next message answers it');
+    const taskId = /Task (\S+):/.exec(info ?? '')?.[1];
+    await send(page, 'autumn leaves');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    // Same task: the timeline kept the question, and the task id did not change.
+    expect(await timeline(page).getByRole('listitem').first().textContent()).toContain('TASK_STATE_INPUT_REQUIRED');
+    expect(await page.locator('#task-info').textContent()).toContain(`Task ${taskId}: TASK_STATE_COMPLETED`);
+    expect(await page.getByRole('log', { name: 'Conversation' }).textContent()).toContain('autumn leaves held steady');
+    await page.context().close();
+  });
+
+  it('cancels a running task', async () => {
+    const page = await openPlayground();
+    await send(page, 'write a poem about time');
+    await rows(page, 'artifact chunk').first().waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await rows(page, 'TASK_STATE_CANCELED').first().waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Cancel', exact: true }).isDisabled()).toBe(true);
+    expect(await rows(page, 'TASK_STATE_COMPLETED').count()).toBe(0);
+    expect(await rows(page, 'artifact chunk').count()).toBeLessThan(4);
+    await page.context().close();
+  });
+
+  it('after a reload, Resubscribe resumes the task from the last event seen: no gap, no duplicate', async () => {
+    const page = await openPlayground();
+    await send(page, 'write a poem about stars');
+    await rows(page, 'artifact chunk').first().waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected/);
+    expect(await rows(page, 'artifact chunk').count()).toBeGreaterThanOrEqual(1); // the timeline survived the reload
+    await page.getByRole('button', { name: 'Resubscribe' }).click();
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect(await rows(page, 'artifact chunk').count()).toBe(4);
+    console.log(await timeline(page).getByRole('listitem').allTextContents());
+    const seqs = (await timeline(page).locator('.seq').allTextContents()).filter((s) => s !== '—');
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs.map((s) => Number(s.slice(1)))).toEqual([...seqs.map((s) => Number(s.slice(1)))].sort((a, b) => a - b));
+    await page.context().close();
+  });
+
+  it('lists tasks with a status filter', async () => {
+    const page = await openPlayground();
+    await page.getByRole('combobox', { name: 'Status filter' }).selectOption('TASK_STATE_CANCELED');
+    await page.getByRole('button', { name: 'List tasks' }).click();
+    const table = page.getByRole('table', { name: 'Task list' });
+    await table.getByRole('row').nth(1).waitFor();
+    const states = await table.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(states.length).toBeGreaterThan(0);
+    expect(new Set(states)).toEqual(new Set(['TASK_STATE_CANCELED']));
+    await page.context().close();
+  });
+
+  it('refuses private addresses and non-HTTP schemes with a message', async () => {
+    const page = await openPlayground();
+    const alert = page.locator('#connect-error');
+    await connectTo(page, 'http://10.0.0.1/.well-known/agent-card.json');
+    await expect.poll(() => alert.textContent()).toMatch(/Refused: 10\.0\.0\.1 is a private address/);
+    await connectTo(page, 'file:///etc/passwd');
+    await expect.poll(() => alert.textContent()).toMatch(/only http and https URLs can be fetched, not file:/);
+    await connectTo(page, 'http://169.254.169.254/latest/meta-data/');
+    await expect.poll(() => alert.textContent()).toMatch(/linkLocal/);
+    await page.context().close();
+  });
+
+  it('shows the validation errors of a malformed card instead of breaking', async () => {
+    const page = await openPlayground();
+    await connectTo(page, `${agent.url}/bad/invalid.json`);
+    const errors = page.getByRole('region', { name: 'Validation errors' });
+    await errors.waitFor();
+    const text = await errors.textContent();
+    expect(text).toContain('skills.0.id');
+    expect(text).toContain('supportedInterfaces');
+    expect(await page.locator('#connect-error').textContent()).toMatch(/no JSON-RPC interface/);
+    await page.screenshot({ path: `${DOCS}card-errors.png` });
+    await page.context().close();
+  });
+
+  it('never renders agent-supplied text as HTML (card fields and chat, through the proxy)', async () => {
+    const page = await openPlayground();
+    const xss = '<img src=x onerror="window.__xss=1">';
+    await connectTo(page, `${agent.url}/bad/html.json`);
+    const card = page.getByRole('region', { name: 'Agent card' });
+    await expect.poll(() => card.textContent()).toContain(xss);
+
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`); // the echo agent, through the proxy
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected/);
+    expect(await card.getByLabel('Signature status').textContent()).toMatch(/Signature verified/);
+    await send(page, xss);
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect(await page.getByRole('log', { name: 'Conversation' }).textContent()).toContain(`echo: ${xss}`);
+    expect(await rows(page, 'artifact chunk').textContent()).toContain(xss);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await page.context().close();
+  });
+});
