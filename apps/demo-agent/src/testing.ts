@@ -49,6 +49,13 @@ export function defineDemoSmokeTests(start: () => Promise<RunningDemo>): void {
   });
   afterAll(() => demo.close());
 
+  it('serves the playground at /playground', async () => {
+    const page = await fetch(`${demo.url}/playground`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>A2A Playground</title>');
+    expect((await fetch(`${demo.url}/playground/app.js`)).headers.get('content-type')).toMatch(/javascript/);
+  });
+
   it('lists every interface it serves in its agent card', async () => {
     const card = await (await fetch(`${demo.url}/.well-known/agent-card.json`)).json();
     expect(card.capabilities.streaming).toBe(true);

@@ -219,7 +219,10 @@ function addConversation(who: string, text: string): void {
 const artifactEntries = new Map<string, HTMLSpanElement>();
 
 function onResult(result: StreamResult, seq?: string): void {
-  addRow(toRow(result, seq));
+  const row = toRow(result, seq);
+  // A resubscription starts with the task as of the last event seen (same id): a snapshot, not a new event.
+  if (result.task && seq !== undefined && seq === saved.lastSeq) row.text += ' (snapshot)';
+  addRow(row);
   if (seq !== undefined) saved.lastSeq = seq;
   const task = result.task;
   const status = result.statusUpdate;
