@@ -170,6 +170,20 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await page.context().close();
   });
 
+  it('speaks A2A 0.3 when selected: the same poem, states shown the v1.0 way', async () => {
+    const page = await openPlayground();
+    await page.getByRole('combobox', { name: 'Protocol version' }).selectOption('0.3');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected: A2A 0\.3/);
+    await send(page, 'write a poem about dusk');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect(await rows(page, 'TASK_STATE_WORKING').count()).toBe(1);
+    expect(await rows(page, 'artifact chunk').count()).toBe(4);
+    const requests = await page.locator('#wire .wire-body').allTextContents();
+    expect(requests.some((b) => b.includes('"method":"message/stream"'))).toBe(true);
+    await page.context().close();
+  });
+
   it('lists tasks with a status filter', async () => {
     const page = await openPlayground();
     await page.getByRole('combobox', { name: 'Status filter' }).selectOption('TASK_STATE_CANCELED');

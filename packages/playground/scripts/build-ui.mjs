@@ -18,6 +18,8 @@ export async function buildUi() {
     format: 'esm',
     target: ['es2022'],
     legalComments: 'none',
+    // Workspace packages (@a2a/client, @a2a/core) from their TypeScript sources: no build order, always current.
+    conditions: ['@a2a/source'],
     logLevel: 'warning',
   });
   await copyFile(join(root, 'ui', 'index.html'), join(out, 'index.html'));

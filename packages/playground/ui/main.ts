@@ -1,8 +1,17 @@
 import { type CardReport, renderCard } from './card-pane.js';
 import { byId, h, replace } from './dom.js';
+import {
+  type AgentLink,
+  ClientLink,
+  describeError,
+  type LinkOptions,
+  type ProtocolVersion,
+  type StreamEvent,
+} from './link.js';
 import { partsText, type Row, renderRow, toRow } from './timeline.js';
-import { AgentLink, type ProtocolVersion, type StreamEvent } from './transport.js';
 import { type Message, type Part, type StreamResult, TERMINAL_STATES } from './types.js';
+import { V03Link } from './v03-link.js';
+import { createWireFetch } from './wire-fetch.js';
 import { WireLog } from './wire-log.js';
 
 interface Config {
@@ -63,6 +72,7 @@ const el = {
 };
 
 const wire = new WireLog(el.wire, el.wireSummary);
+const wireFetch = createWireFetch(wire, `${config.basePath}/api/proxy`);
 let link: AgentLink | undefined;
 let streaming: AbortController | undefined;
 const saved: Saved = load();
@@ -181,12 +191,18 @@ async function connect(): Promise<void> {
     const chosen = jsonRpc.find((i) => i.protocolVersion.startsWith(version)) ?? jsonRpc[0];
     if (!chosen) throw new Error('The card offers no JSON-RPC interface the playground can call');
     const endpoint = new URL(chosen.url, report.url).href;
-    link = new AgentLink({ endpoint, version, headers }, `${config.basePath}/api/proxy`, wire);
+    const options: LinkOptions = {
+      endpoint,
+      headers,
+      fetch: wireFetch,
+      onFrame: (id, data) => wire.add({ kind: 'sse', ...(id ? { id } : {}), body: data }),
+    };
+    link = version === '1.0' ? new ClientLink(report.card, options) : new V03Link(options);
     setChatEnabled(true);
     el.tasksNote.textContent = link.supportsList ? '' : 'ListTasks is not part of A2A 0.3.';
     say(`Connected: A2A ${version} JSON-RPC at ${endpoint}`);
   } catch (error) {
-    el.connectError.textContent = (error as Error).message;
+    el.connectError.textContent = describeError(error);
     say('Not connected');
   }
 }
@@ -260,7 +276,7 @@ function onResult(result: StreamResult, seq?: string): void {
 
 function onError(error: unknown): void {
   if ((error as Error).name === 'AbortError') return;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   addRow({ kind: 'error', text: message });
   say(message);
   save();
@@ -411,7 +427,7 @@ async function listTasks(): Promise<void> {
     );
     el.tasksNote.textContent = `${result.tasks.length} of ${result.totalSize ?? result.tasks.length} tasks`;
   } catch (error) {
-    el.tasksNote.textContent = (error as Error).message;
+    el.tasksNote.textContent = describeError(error);
   }
 }
 
