@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +16,10 @@ import { createApp } from '../src/server.js';
 const CHROMIUM = process.env.A2A_CHROMIUM ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && process.env.CI) throw new Error(`CI=true but no Chromium at ${CHROMIUM} (.ci/run installs it)`);
-const DOCS = fileURLToPath(new URL('../../../packages/playground/docs/', import.meta.url));
+// The README's screenshots: refreshed with A2A_UPDATE_SCREENSHOTS=1; other runs still take them, into a temp folder.
+const DOCS = process.env.A2A_UPDATE_SCREENSHOTS
+  ? fileURLToPath(new URL('../../../packages/playground/docs/', import.meta.url))
+  : `${mkdtempSync(join(tmpdir(), 'a2a-playground-'))}/`;
 
 let server: Server;
 let base: string;
