@@ -189,6 +189,27 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await page.context().close();
   });
 
+  it('sends a file and a data part next to the text', async () => {
+    const page = await openPlayground();
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`); // the echo agent accepts text and JSON
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected/);
+    await page.getByText('Attach a file or data part').click();
+    await page
+      .getByLabel('Attach file')
+      .setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('hello file') });
+    await page.getByRole('textbox', { name: 'Data part (JSON)' }).fill('{"answer": 42}');
+    await send(page, 'with attachments', false);
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    const sent = (await page.locator('#wire .wire-body').allTextContents()).find((b) => b.includes('SendMessage'));
+    const parts = JSON.parse(sent ?? '{}').params.message.parts;
+    expect(parts).toEqual([
+      { text: 'with attachments' },
+      { raw: Buffer.from('hello file').toString('base64'), filename: 'note.txt', mediaType: 'text/plain' },
+      { data: { answer: 42 }, mediaType: 'application/json' },
+    ]);
+    await page.context().close();
+  });
+
   it('lists tasks with a status filter', async () => {
     const page = await openPlayground();
     await page.getByRole('combobox', { name: 'Status filter' }).selectOption('TASK_STATE_CANCELED');

@@ -64,6 +64,7 @@ export async function startRemoteAgent(): Promise<RemoteAgent> {
       description: 'Echoes what you say',
       version: '1.0.0',
       capabilities: { streaming: true },
+      defaultInputModes: ['text/plain', 'application/json'],
       skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: ['test'] }],
     },
     executor: echo,
