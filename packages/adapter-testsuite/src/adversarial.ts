@@ -47,7 +47,9 @@ interface KnownCase {
   why: string;
 }
 
-const express = (harness: string, c: Configuration) => harness.startsWith('Express') && c.bodyParser;
+/** express.json() in front: Express itself, and NestJS on its Express platform. */
+const express = (harness: string, c: Configuration) =>
+  (harness.startsWith('Express') || harness === 'NestJS (express)') && c.bodyParser;
 const hapi = (harness: string) => harness.startsWith('Hapi');
 
 /**
@@ -57,20 +59,20 @@ const hapi = (harness: string) => harness.startsWith('Hapi');
 export const KNOWN_BRIDGE_CASES: readonly KnownCase[] = [
   {
     category: 'chunked bodies over the limit',
-    applies: (name, c) => c.bodyParser && (name.startsWith('Express') || name.startsWith('node:http')),
+    applies: (name, c) => c.bodyParser && (express(name, c) || name.startsWith('node:http')),
     why: "a chunked body the parser in front accepted (under express.json()'s 100 kB) reaches core as a parsed value without a size: the parser's limit applies",
-  },
-  {
-    category: 'unsupported charsets and content encodings',
-    applies: express,
-    tolerates: (r) => r.status === 415 && /"id":null/.test(r.body),
-    why: 'express.json() refused the charset before anyone read the body: the JSON-RPC id cannot be echoed',
   },
   {
     category: 'invalid Host headers and request targets',
     applies: hapi,
     matches: (c) => c.request.path === '*',
     why: "`OPTIONS *` names the whole server, not an A2A path: Hapi's own 400 stands (other frameworks answer their 404)",
+  },
+  {
+    category: 'odd methods and paths',
+    applies: (name) => /fastify/i.test(name),
+    tolerates: (r) => r.status === 400 && r.body.includes('FST_ERR_BAD_URL'),
+    why: "Fastify's router refuses a path whose catch-all parameter does not percent-decode (`%zz`) before any route, hook or error handler runs: only the server's own `frameworkErrors` option sees it",
   },
   {
     category: 'bad encodings',

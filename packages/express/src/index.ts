@@ -1,6 +1,6 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 
-import { checkMountable, isZlibError, nodeWebRequest, requestUrl, writeNodeResponse } from '@a2a/core/node';
+import { checkMountable, isBodyParserError, nodeWebRequest, requestUrl, writeNodeResponse } from '@a2a/core/node';
 import type {
   ErrorRequestHandler,
   Request as ExpressRequest,
@@ -62,16 +62,6 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
   };
   return [handler, parserErrors];
 }
-
-/**
- * body-parser's (and raw-body's) errors: an http-error whose `type` says what went wrong with the body, or the zlib
- * error of a compressed body that does not inflate (passed on as is).
- */
-const BODY_ERROR_TYPE = /^(entity|charset|encoding|request|stream|parameters|depth)\./;
-const isBodyParserError = (error: unknown): boolean => {
-  const type = (error as { type?: unknown } | null)?.type;
-  return (typeof type === 'string' && BODY_ERROR_TYPE.test(type)) || isZlibError(error);
-};
 
 /** The Host as Express sees it: its `hostname` honours `trust proxy`; the port comes from the header it used. */
 function publicHost(req: ExpressRequest): string {

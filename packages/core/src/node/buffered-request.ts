@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
 import { headersView } from './headers-view.js';
-import { bodyFromParserError } from './parser-error.js';
+import { bodyFromParserError, refusedUnread } from './parser-error.js';
 import { FORBIDDEN_METHODS, requestTarget } from './request-target.js';
 import { requestView } from './request-view.js';
 import { bodyConsumed, keptRawBody, requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
@@ -100,6 +100,8 @@ function leftByParser(options: ToWebRequestOptions): {
  * or the raw bytes a framework kept), else {@link toWebRequest} (streamed or re-serialized body).
  */
 export function nodeWebRequest(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions = {}): Request {
+  if (options.bodyError !== undefined && refusedUnread(req, options.bodyError))
+    options = { ...options, bodyError: undefined };
   return bufferedWebRequest(req, res, options) ?? toWebRequest(req, res, options);
 }
 

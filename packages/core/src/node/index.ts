@@ -8,7 +8,7 @@ export { checkMountable } from '../http/check-mountable.js';
 export { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
 export { nodeWebRequest } from './buffered-request.js';
 export { drainRequest } from './drain-request.js';
-export { isZlibError } from './parser-error.js';
+export { isBodyParserError, isZlibError } from './parser-error.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
 export { nodeResponseBody } from './response-body.js';
 export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { A2AError } from '../errors.js';
 
 /** What connect/Koa body parsers (body-parser, co-body, raw-body: http-errors) put on the errors they raise. */
@@ -44,4 +45,23 @@ export function bodyFromParserError(error: unknown): string | A2AError {
 export const isZlibError = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^(Z_[A-Z_]+|ERR__ERROR_\w+|ERR_BROTLI_\w+)$/.test(code);
+};
+
+/**
+ * body-parser's (and raw-body's) errors: an http-error whose `type` says what went wrong with the body, or the zlib
+ * error of a compressed body that does not inflate. Adapters hand these to core on A2A paths (bodyError).
+ */
+const BODY_ERROR_TYPE = /^(entity|charset|encoding|request|stream|parameters|depth)\./;
+export const isBodyParserError = (error: unknown): boolean => {
+  const type = (error as { type?: unknown } | null)?.type;
+  return (typeof type === 'string' && BODY_ERROR_TYPE.test(type)) || isZlibError(error);
+};
+
+/**
+ * A parser that refused the charset or Content-Encoding from the headers alone (body-parser does) left the body
+ * unread: core reads it itself and answers as without a parser (naming the request's JSON-RPC id).
+ */
+export const refusedUnread = (req: IncomingMessage, error: unknown): boolean => {
+  const type = (error as { type?: unknown } | null)?.type;
+  return (type === 'charset.unsupported' || type === 'encoding.unsupported') && !req.readableDidRead;
 };

@@ -1,0 +1,75 @@
+import { createA2AHandler, type MountableHandler } from '@a2a/core';
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { A2A_HANDLER, A2A_OPTIONS, a2aController } from './a2a-controller.js';
+import type { A2AModuleAsyncOptions, A2AModuleOptions, A2AModuleRoutes } from './options.js';
+import { leaveA2ABodiesUnparsed, routeParserErrors } from './platform-hooks.js';
+import { serveA2A } from './serve.js';
+
+const A2A_MOUNT_PATH = Symbol.for('@a2a/nestjs:mount-path');
+/** Handlers the module made (and so closes); one passed as `handler` is the app's to close. */
+const created = new WeakSet<MountableHandler>();
+
+/**
+ * The A2A server as a Nest module: `A2AModule.forRoot({ agentCard, executor, basePath: '/a2a' })`, or
+ * `forRootAsync({ imports, inject, useFactory })` to build the options (executor, stores) from your providers.
+ * The handler is a provider too (`@Inject(A2A_HANDLER)`), closed on application shutdown.
+ */
+export class A2AModule implements OnModuleInit, OnApplicationShutdown {
+  static forRoot(options: A2AModuleOptions & A2AModuleRoutes): DynamicModule {
+    const { path, guards, ...rest } = options;
+    return A2AModule.forRootAsync({
+      ...(path === undefined ? {} : { path }),
+      ...(guards ? { guards } : {}),
+      useFactory: () => rest,
+    });
+  }
+
+  static forRootAsync(options: A2AModuleAsyncOptions): DynamicModule {
+    return {
+      module: A2AModule,
+      imports: options.imports ?? [],
+      controllers: [a2aController(options)],
+      providers: [
+        { provide: A2A_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        { provide: A2A_HANDLER, useFactory: handlerFrom, inject: [A2A_OPTIONS] },
+        { provide: A2A_MOUNT_PATH, useValue: options.path ?? '' },
+      ],
+      exports: [A2A_HANDLER],
+    };
+  }
+
+  constructor(
+    private readonly host: HttpAdapterHost,
+    private readonly handler: MountableHandler & { close?: () => Promise<void> },
+    private readonly options: A2AModuleOptions,
+    private readonly mountPath: string,
+  ) {}
+
+  onModuleInit() {
+    const adapter = this.host.httpAdapter;
+    const app = adapter?.getInstance();
+    if (adapter?.getType() === 'fastify') leaveA2ABodiesUnparsed(app);
+    if (adapter?.getType() === 'express') {
+      const parserError = (error: unknown) => ({ error, mountPath: this.mountPath });
+      routeParserErrors(app, (error, req, res) => serveA2A(this.handler, this.options, req, res, parserError(error)));
+    }
+  }
+
+  async onApplicationShutdown() {
+    if (created.has(this.handler)) await this.handler.close?.();
+  }
+}
+Inject(HttpAdapterHost)(A2AModule, undefined, 0);
+Inject(A2A_HANDLER)(A2AModule, undefined, 1);
+Inject(A2A_OPTIONS)(A2AModule, undefined, 2);
+Inject(A2A_MOUNT_PATH)(A2AModule, undefined, 3);
+Module({})(A2AModule);
+
+function handlerFrom(options: A2AModuleOptions): MountableHandler {
+  if ('handler' in options) return options.handler;
+  const { context: _nestContext, trustProxy: _trustProxy, ...handlerOptions } = options;
+  const handler = createA2AHandler(handlerOptions);
+  created.add(handler);
+  return handler;
+}

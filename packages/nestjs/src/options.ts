@@ -1,0 +1,46 @@
+import type { A2AHandlerOptions, A2ARequestContext, MountableHandler } from '@a2a/core';
+import type { CanActivate, InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
+
+/** The request your guards saw: Express's `Request` or Fastify's `FastifyRequest`, with `user` set by a guard. */
+export interface A2ANestRequest {
+  user?: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** What `forRoot` takes and `forRootAsync`'s `useFactory` returns. */
+export type A2AModuleOptions<Req extends A2ANestRequest = A2ANestRequest> = (
+  | A2AHandlerOptions
+  | { handler: MountableHandler }
+) & {
+  /** The A2A caller from the request your guards authenticated. Default: `request.user` (see `callerFromUser`). */
+  context?: (request: Req) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** Honour X-Forwarded-Proto/Host in the public URL (agent-card URLs behind a proxy). Default false. */
+  trustProxy?: boolean;
+};
+
+/** Decided when the module is declared (routes are registered before any factory runs). */
+export interface A2AModuleRoutes {
+  /** Where the routes are: '' (default; the handler's `basePath` or the root) or a prefix such as '/a2a'. */
+  path?: string;
+  /** Guards for the A2A routes (e.g. your `AuthGuard('jwt')`); global guards apply too. */
+  guards?: (CanActivate | Type<CanActivate>)[];
+}
+
+export interface A2AModuleAsyncOptions extends A2AModuleRoutes, Pick<ModuleMetadata, 'imports'> {
+  inject?: (InjectionToken | OptionalFactoryDependency)[];
+  // biome-ignore lint/suspicious/noExplicitAny: Nest's factories take whatever `inject` lists
+  useFactory: (...args: any[]) => A2AModuleOptions | Promise<A2AModuleOptions>;
+}
+
+/**
+ * The default caller: a guard's `request.user` with a string `id` (or `sub`, as JWT payloads have), and its
+ * `scopes` (an array, or a space-separated `scope` string). No user: no caller.
+ */
+export function callerFromUser(user: unknown): A2ARequestContext | undefined {
+  if (typeof user !== 'object' || user === null) return undefined;
+  const { id, sub, scopes, scope } = user as Record<string, unknown>;
+  const userId = typeof id === 'string' || typeof id === 'number' ? String(id) : typeof sub === 'string' ? sub : '';
+  if (!userId) return undefined;
+  const list = Array.isArray(scopes) ? scopes.map(String) : typeof scope === 'string' ? scope.split(/\s+/) : undefined;
+  return { user: { id: userId, ...(list ? { scopes: list.filter(Boolean) } : {}) } };
+}

@@ -1,0 +1,64 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import type { MountableHandler } from '@a2a/core';
+import fastifyCompress from '@fastify/compress';
+import { Controller, Get, Header, type INestApplication, Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import compression from 'compression';
+import { A2AModule, type A2AModuleOptions } from '../src/index.js';
+
+export type Platform = 'express' | 'fastify';
+
+/** A Nest app on either platform: the A2A module first, then the app's own module with `GET {mountPath}/host-route`. */
+export async function startNest(
+  platform: Platform,
+  a2a: MountableHandler,
+  o: Pick<HarnessStartOptions, 'mountPath' | 'bodyParser' | 'compression'>,
+  extra: Partial<A2AModuleOptions> & { imports?: Type[] } = {},
+) {
+  const { imports = [], ...options } = extra;
+  class HostController {
+    host() {
+      return 'host';
+    }
+  }
+  const descriptor = Object.getOwnPropertyDescriptor(HostController.prototype, 'host') as PropertyDescriptor;
+  Get('host-route')(HostController.prototype, 'host', descriptor);
+  Header('content-type', 'text/plain')(HostController.prototype, 'host', descriptor);
+  Controller(o.mountPath)(HostController);
+  class HostModule {}
+  Module({ controllers: [HostController] })(HostModule);
+  const a2aModule = A2AModule.forRoot({
+    handler: a2a,
+    path: o.mountPath,
+    trustProxy: true,
+    context: (req) => testCaller(req.headers['x-test-user']),
+    ...options,
+  } as A2AModuleOptions);
+  class AppModule {}
+  Module({ imports: [...imports, a2aModule, HostModule] })(AppModule);
+  const nestOptions = { bodyParser: o.bodyParser, logger: false as const };
+  let app: INestApplication;
+  if (platform === 'express') {
+    app = await NestFactory.create(AppModule, new ExpressAdapter(), nestOptions);
+    if (o.compression) app.use(compression());
+  } else {
+    const fastify = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), nestOptions);
+    if (o.compression) await fastify.register(fastifyCompress as never);
+    app = fastify;
+  }
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer() as Server;
+  const { port } = server.address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    app,
+    close: async () => {
+      server.closeAllConnections();
+      await app.close();
+    },
+  };
+}
