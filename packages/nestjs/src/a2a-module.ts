@@ -2,7 +2,7 @@ import { createA2AHandler, type MountableHandler } from '@a2a/core';
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { A2A_HANDLER, A2A_OPTIONS, a2aController } from './a2a-controller.js';
-import type { A2AModuleAsyncOptions, A2AModuleOptions, A2AModuleRoutes } from './options.js';
+import type { A2AModuleAsyncOptions, A2AModuleOptions, A2AModuleRoutes, A2ANestRequest } from './options.js';
 import { leaveA2ABodiesUnparsed, routeParserErrors } from './platform-hooks.js';
 import { serveA2A } from './serve.js';
 
@@ -16,7 +16,9 @@ const created = new WeakSet<MountableHandler>();
  * The handler is a provider too (`@Inject(A2A_HANDLER)`), closed on application shutdown.
  */
 export class A2AModule implements OnModuleInit, OnApplicationShutdown {
-  static forRoot(options: A2AModuleOptions & A2AModuleRoutes): DynamicModule {
+  static forRoot<Req extends A2ANestRequest = A2ANestRequest>(
+    options: A2AModuleOptions<Req> & A2AModuleRoutes,
+  ): DynamicModule {
     const { path, guards, ...rest } = options;
     return A2AModule.forRootAsync({
       ...(path === undefined ? {} : { path }),
@@ -25,7 +27,7 @@ export class A2AModule implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  static forRootAsync(options: A2AModuleAsyncOptions): DynamicModule {
+  static forRootAsync<Req extends A2ANestRequest = A2ANestRequest>(options: A2AModuleAsyncOptions<Req>): DynamicModule {
     return {
       module: A2AModule,
       imports: options.imports ?? [],

@@ -7,9 +7,12 @@ export interface A2ANestRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** What `forRoot` takes and `forRootAsync`'s `useFactory` returns. */
+/** `createA2AHandler`'s options, less its Fetch-host `context` (the module's own `context` replaces it). */
+type HandlerOptions = A2AHandlerOptions extends infer T ? (T extends unknown ? Omit<T, 'context'> : never) : never;
+
+/** What `forRoot` takes and `forRootAsync`'s `useFactory` returns: the handler's options, or a handler. */
 export type A2AModuleOptions<Req extends A2ANestRequest = A2ANestRequest> = (
-  | A2AHandlerOptions
+  | HandlerOptions
   | { handler: MountableHandler }
 ) & {
   /** The A2A caller from the request your guards authenticated. Default: `request.user` (see `callerFromUser`). */
@@ -26,10 +29,12 @@ export interface A2AModuleRoutes {
   guards?: (CanActivate | Type<CanActivate>)[];
 }
 
-export interface A2AModuleAsyncOptions extends A2AModuleRoutes, Pick<ModuleMetadata, 'imports'> {
+export interface A2AModuleAsyncOptions<Req extends A2ANestRequest = A2ANestRequest>
+  extends A2AModuleRoutes,
+    Pick<ModuleMetadata, 'imports'> {
   inject?: (InjectionToken | OptionalFactoryDependency)[];
   // biome-ignore lint/suspicious/noExplicitAny: Nest's factories take whatever `inject` lists
-  useFactory: (...args: any[]) => A2AModuleOptions | Promise<A2AModuleOptions>;
+  useFactory: (...args: any[]) => A2AModuleOptions<Req> | Promise<A2AModuleOptions<Req>>;
 }
 
 /**

@@ -4,12 +4,12 @@ import {
   type HarnessStartOptions,
 } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
-import { type Platform, startNest } from './harness.js';
+import { type Platform, startNest, suiteModule } from './harness.js';
 
 for (const platform of ['express', 'fastify'] as Platform[]) {
   const harness = {
     name: `NestJS (${platform})`,
-    start: (a2a: A2AHttpHandler, o: HarnessStartOptions) => startNest(platform, a2a, o),
+    start: (a2a: A2AHttpHandler, o: HarnessStartOptions) => startNest(platform, o, suiteModule(a2a, o.mountPath)),
   };
   defineAdapterConformanceSuite(harness);
   defineAdversarialSuite(harness);

@@ -3,23 +3,30 @@ import type { Server } from 'node:http';
 import { type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
 import fastifyCompress from '@fastify/compress';
-import { Controller, Get, Header, type INestApplication, Module, type Type } from '@nestjs/common';
+import { Controller, type DynamicModule, Get, Header, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import compression from 'compression';
-import { A2AModule, type A2AModuleOptions } from '../src/index.js';
+import { A2AModule } from '../src/index.js';
 
 export type Platform = 'express' | 'fastify';
+
+/** The suite's module: its handler under the suite's mount path, the caller from `x-test-user`. */
+export const suiteModule = (a2a: MountableHandler, mountPath: string) =>
+  A2AModule.forRoot({
+    handler: a2a,
+    path: mountPath,
+    trustProxy: true,
+    context: (req) => testCaller(req.headers['x-test-user']),
+  });
 
 /** A Nest app on either platform: the A2A module first, then the app's own module with `GET {mountPath}/host-route`. */
 export async function startNest(
   platform: Platform,
-  a2a: MountableHandler,
   o: Pick<HarnessStartOptions, 'mountPath' | 'bodyParser' | 'compression'>,
-  extra: Partial<A2AModuleOptions> & { imports?: Type[] } = {},
+  a2aModule: DynamicModule,
 ) {
-  const { imports = [], ...options } = extra;
   class HostController {
     host() {
       return 'host';
@@ -31,15 +38,8 @@ export async function startNest(
   Controller(o.mountPath)(HostController);
   class HostModule {}
   Module({ controllers: [HostController] })(HostModule);
-  const a2aModule = A2AModule.forRoot({
-    handler: a2a,
-    path: o.mountPath,
-    trustProxy: true,
-    context: (req) => testCaller(req.headers['x-test-user']),
-    ...options,
-  } as A2AModuleOptions);
   class AppModule {}
-  Module({ imports: [...imports, a2aModule, HostModule] })(AppModule);
+  Module({ imports: [a2aModule, HostModule] })(AppModule);
   const nestOptions = { bodyParser: o.bodyParser, logger: false as const };
   let app: INestApplication;
   if (platform === 'express') {
