@@ -5,12 +5,14 @@ import { a2aExpress } from '@a2a/express';
 import { createA2AGrpcServer, type GrpcStatusName } from '@a2a/grpc';
 import { a2aHapi } from '@a2a/hapi';
 import { a2aKoa } from '@a2a/koa';
+import { A2AModule } from '@a2a/nestjs';
 import Hapi from '@hapi/hapi';
+import { NestFactory } from '@nestjs/core';
 import express from 'express';
 import Koa from 'koa';
 import { createTckExecutor, type TckAgentOptions, tckAgentCard, tckExtendedCard } from './tck-agent.js';
 
-export const ADAPTERS = ['express', 'koa', 'hapi'] as const;
+export const ADAPTERS = ['express', 'koa', 'hapi', 'nestjs'] as const;
 export type AdapterName = (typeof ADAPTERS)[number];
 
 export interface SutOptions extends TckAgentOptions {
@@ -120,7 +122,12 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
     };
   }
   let server: Server;
-  if (adapter === 'koa') {
+  if (adapter === 'nestjs') {
+    // Nest's Express platform with its body parser (the default), the module at the root.
+    const app = await NestFactory.create(A2AModule.forRoot({ handler: a2a }), { logger: false });
+    await app.listen(port, host);
+    server = app.getHttpServer();
+  } else if (adapter === 'koa') {
     const app = new Koa();
     app.use(a2aKoa(a2a) as Koa.Middleware);
     server = createServer(app.callback());
@@ -130,7 +137,7 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
     app.use(a2aExpress(a2a));
     server = createServer(app);
   }
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  if (!server.listening) await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const { port: actual } = server.address() as { port: number };
   return {
     url: `http://${host}:${actual}`,
