@@ -33,6 +33,16 @@ export const PROJECTS: ProjectSpec[] = [
     deps: ['koa@^2', '@types/koa@^2', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'],
   },
   { name: 'hapi21', family: 'hapi', deps: ['@hapi/hapi@^21'] },
+  {
+    name: 'nestjs12',
+    family: 'nestjs',
+    deps: ['@nestjs/common@^12', '@nestjs/core@^12', '@nestjs/platform-express@^12', 'reflect-metadata', 'rxjs'],
+  },
+  {
+    name: 'nestjs11',
+    family: 'nestjs',
+    deps: ['@nestjs/common@^11', '@nestjs/core@^11', '@nestjs/platform-express@^11', 'reflect-metadata', 'rxjs'],
+  },
 ];
 
 export function runsIn(block: Block, project: ProjectSpec): boolean {
