@@ -5,7 +5,8 @@ import { demoHandlerOptions } from '@a2a/demo-agent';
 const global = globalThis as { a2a?: A2AHttpHandler };
 
 /** The demo agent under `/a2a`, its card also at the origin's `/.well-known/agent-card.json`. */
-export const a2a = (global.a2a ??= createA2AHandler({ ...demoHandlerOptions({ lineDelayMs: 50 }), basePath: '/a2a' }));
+global.a2a ??= createA2AHandler({ ...demoHandlerOptions({ lineDelayMs: 50 }), basePath: '/a2a' });
+export const a2a: A2AHttpHandler = global.a2a;
 
 /** A route handler for every method: core routes by the request's own URL. */
 export const handle = (request: Request): Promise<Response> => a2a.fetch(publicRequest(request));

@@ -94,6 +94,25 @@ describe.each(['express', 'fastify'] as Platform[])('A2AModule on %s', (platform
   });
 });
 
+describe('A2AModule shutdown', () => {
+  it('closes the handler it built when the application closes (new messages: 503), not one it was given', async () => {
+    const built = await startNest(
+      'express',
+      { mountPath: '', bodyParser: true, compression: false },
+      A2AModule.forRoot({ agentCard: card, executor }),
+    );
+    const handler = built.app.get(A2A_HANDLER);
+    await built.close();
+    const send = new Request('http://127.0.0.1/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('hi') } }),
+    });
+    const answer = await handler.handle(send, { context: { user: { id: 'alice' } } });
+    expect(answer?.status).toBe(503);
+  });
+});
+
 describe('callerFromUser', () => {
   it('reads id or sub, and scopes or scope', () => {
     expect(callerFromUser({ id: 7, scopes: ['a'] })).toEqual({ user: { id: '7', scopes: ['a'] } });
