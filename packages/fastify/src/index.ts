@@ -1,0 +1,129 @@
+import {
+  A2AError,
+  type A2AHandlerOptions,
+  type A2ARequestContext,
+  createA2AHandler,
+  type MountableHandler,
+} from '@a2a/core';
+import {
+  checkMountable,
+  drainRequest,
+  nodeResponseBody,
+  nodeWebRequest,
+  responseFrames,
+  responseHeaders,
+  type ToWebRequestOptions,
+  writeNodeResponse,
+} from '@a2a/core/node';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Fastify's request and reply, as the `context` hook receives them (with what your plugins add: `request.user`). */
+export type { FastifyReply, FastifyRequest };
+
+export interface A2AFastifyOptions {
+  /** What `createA2AHandler()` returns (or another handler, e.g. `receiver.handler` of @a2a/webhook-receiver). */
+  handler?: MountableHandler;
+  /** Instead of `handler`: its options; the plugin makes it, logs through Fastify's logger and closes it on close. */
+  agent?: A2AHandlerOptions;
+  /** The A2A caller from your auth (e.g. `request.user` from @fastify/jwt): `{ user?: { id, scopes? }, tenant? }`. */
+  context?: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** Fastify's own route prefix: `{ prefix: '/a2a' }` mounts a handler without a `basePath` there. */
+  prefix?: string;
+}
+
+const EMPTY = new Uint8Array(0);
+type Refusal = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+const refusalsBy = new WeakMap<object, Refusal[]>();
+
+const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) => {
+  const a2a = options?.agent
+    ? createA2AHandler({ onError: (error) => fastify.log.error({ err: error }, 'a2a'), ...options.agent })
+    : options?.handler;
+  checkMountable(a2a, 'a2aFastify: the plugin option `handler`');
+  if ('close' in a2a && options.agent) fastify.addHook('onClose', () => (a2a as { close(): Promise<void> }).close());
+  const { prefix } = fastify;
+  const mount = a2a.mount;
+  if (mount?.basePath && prefix) {
+    throw new Error(
+      `a2aFastify: the handler has basePath '${mount.basePath}', which places its routes: register the plugin without ` +
+        `a prefix ('${prefix}'), or create the handler without basePath for a prefix-only mount`,
+    );
+  }
+  // This plugin's routes only (the context is encapsulated): the bytes as sent (after the app's preParsing hooks), for
+  // core to read; Fastify's refusals of them (over `bodyLimit`, a bad Content-Length or Content-Type) answered the
+  // A2A way by the error handler below, every other error left to the app's.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  fastify.setErrorHandler(async (error, request, reply) => {
+    const code = String((error as { code?: unknown }).code);
+    if (!code.startsWith('FST_ERR_CTP_')) throw error;
+    reply.removeHeader('connection'); // Fastify closes after a refused body: core drains it instead
+    // A Content-Type Fastify cannot parse: the body is unread (core reads it and echoes the JSON-RPC id), or an
+    // app's preParsing hook read it and kept `request.rawBody`.
+    const rawBody = (request as { rawBody?: unknown }).rawBody;
+    const bodyError = code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? undefined : error;
+    if (!(await serve(request, reply, { rawBody, bodyError }))) throw error;
+  });
+  /** Answers the request, or `false` when the path is not the handler's. */
+  const serve = async (request: FastifyRequest, reply: FastifyReply, extra: Omit<ToWebRequestOptions, 'url'> = {}) => {
+    const raw = request.raw;
+    const url = `${request.protocol}://${request.host}${request.url}`; // honours Fastify's `trustProxy`
+    const web = nodeWebRequest(raw, reply.raw, { url, ...extra });
+    const context = (await options.context?.(request, reply)) ?? {};
+    const path = request.url.split('?', 1)[0] ?? '/';
+    const response = await a2a.handle(web, { pathname: path.slice(prefix.length), context });
+    if (!response) return false;
+    await drainRequest(raw); // answered before the body was read (413): keep the connection usable
+    if (responseFrames(response) || response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // Events go straight to the socket (with backpressure), past onSend hooks that would buffer them (compression).
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      await writeNodeResponse(reply.raw, response);
+    } else {
+      reply
+        .code(response.status)
+        .headers(responseHeaders(response))
+        .send(await nodeResponseBody(response));
+    }
+    return true;
+  };
+  const route = async (request: FastifyRequest, reply: FastifyReply) => {
+    // No body parsed: Fastify saw none (no Content-Type and no length).
+    if (!(await serve(request, reply, { rawBody: request.body ?? EMPTY }))) return reply.callNotFound();
+    return reply;
+  };
+  // Paths Fastify's router cannot decode never reach a route: `a2aFrameworkErrors` asks each mount.
+  const refusals = refusalsBy.get(fastify.server) ?? [];
+  refusalsBy.set(fastify.server, refusals);
+  refusals.push((request, reply) =>
+    serve(request, reply, { refusal: new A2AError('BadRequest', 'Invalid request: the request path is not valid') }),
+  );
+  const paths = mount?.basePath ? [mount.basePath, `${mount.basePath}/*`] : ['/', '/*'];
+  for (const url of paths) fastify.all(url, route);
+  for (const url of mount?.basePath ? mount.rootPaths : []) fastify.get(url, route);
+};
+
+/**
+ * The A2A routes as a Fastify 5 plugin: `app.register(a2aFastify, { handler })` for a handler with a `basePath` (card
+ * at the origin's `/.well-known/`), or `app.register(a2aFastify, { handler, prefix: '/a2a' })` for a prefix-only
+ * mount. Encapsulated (its body parsing stays on its routes); paths the handler does not own get Fastify's 404.
+ */
+export const a2aFastify = fp(plugin, { name: '@a2a/fastify', fastify: '5.x', encapsulate: true });
+export default a2aFastify;
+
+/**
+ * For `Fastify({ frameworkErrors: a2aFrameworkErrors })`: Fastify refuses a path it cannot decode (`/tasks/%zz`)
+ * before any route or plugin runs; with this, such a path under an A2A mount gets the A2A 400, any other path and
+ * error Fastify's own answer.
+ */
+export async function a2aFrameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    for (const refuse of refusalsBy.get(request.server.server) ?? []) if (await refuse(request, reply)) return;
+  }
+  reply.code(error.statusCode ?? 400).send(error);
+}
