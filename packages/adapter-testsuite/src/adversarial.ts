@@ -70,9 +70,15 @@ export const KNOWN_BRIDGE_CASES: readonly KnownCase[] = [
   },
   {
     category: 'odd methods and paths',
-    applies: (name) => /fastify/i.test(name),
+    applies: (name) => name === 'NestJS (fastify)',
     tolerates: (r) => r.status === 400 && r.body.includes('FST_ERR_BAD_URL'),
-    why: "Fastify's router refuses a path whose catch-all parameter does not percent-decode (`%zz`) before any route, hook or error handler runs: only the server's own `frameworkErrors` option sees it",
+    why: "Fastify's router refuses a path whose catch-all parameter does not percent-decode (`%zz`) before any route, hook or error handler runs: only the server's own `frameworkErrors` option sees it (`@a2a/fastify` ships one, `a2aFrameworkErrors`, and is tested with it)",
+  },
+  {
+    category: 'invalid Host headers and request targets',
+    applies: (name) => name.includes('@hono/node-server'),
+    tolerates: (r) => r.status === 400 && r.body === '',
+    why: '@hono/node-server answers a request it cannot turn into a URL (`OPTIONS *`, Host `é`) with its own empty 400 before the app runs',
   },
   {
     category: 'bad encodings',

@@ -33,6 +33,7 @@ export {
 export type * from './compat/v03-types.js';
 export { ERROR_DOMAIN, fromZodError, invalidParams, taskNotFound, toA2AError } from './errors.js';
 export { isJsonContentType, readBodyBytes, readBodyText } from './http/body.js';
+export { checkMountable } from './http/check-mountable.js';
 export { requestedVersion } from './http/create-handler.js';
 export { parseParams, tenantScoped } from './http/json-rpc.js';
 export { authorize } from './http/security.js';

@@ -1,0 +1,92 @@
+import type { A2ARequestContext, MountableHandler } from '@a2a/core';
+import { checkMountable } from '@a2a/core/internal';
+import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+
+export interface A2AHonoOptions<E extends Env = Env> {
+  /** The A2A caller from your auth (e.g. `c.get('jwtPayload')`, `c.var.user`): `{ user?: { id, scopes? }, tenant? }`. */
+  context?: (c: Context<E>) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
+  /** Honour X-Forwarded-Proto/Host for the card's public URLs (behind a proxy you trust). Default false. */
+  trustProxy?: boolean;
+}
+
+/**
+ * The A2A routes as Hono middleware: `app.use('/a2a/*', a2aMiddleware(a2a))`, or `app.use(a2aMiddleware(a2a))` for a
+ * handler with a `basePath`. Paths the handler does not own go on to `next()`.
+ */
+export function a2aMiddleware<E extends Env = Env>(
+  a2a: MountableHandler,
+  options: A2AHonoOptions<E> = {},
+): MiddlewareHandler<E> {
+  checkMountable(a2a, 'a2aHono');
+  return async (c, next) => {
+    const request = await webRequest(c, options.trustProxy === true);
+    // The mount prefix: as many segments of the path as the matched route has before its `*` (Hono's own `c.req.path`
+    // is decoded, which would change an A2A path's meaning: `%3A` read as `:`).
+    const path = new URL(request.url).pathname;
+    const depth = routePath(c).split('/').length - 2;
+    const prefix = depth > 0 ? path.split('/', depth + 1).join('/') : '';
+    const context = (await options.context?.(c)) ?? {};
+    const response = await a2a.handle(request, { pathname: path.slice(prefix.length) || '/', context });
+    if (!response) return next();
+    return response;
+  };
+}
+
+/** The A2A routes as a Hono sub-app: `app.route('/a2a', a2aHono(a2a))`, or `app.route('/', ...)` with a `basePath`. */
+export function a2aHono<E extends Env = Env>(a2a: MountableHandler, options: A2AHonoOptions<E> = {}): Hono<E> {
+  return new Hono<E>().all('*', a2aMiddleware(a2a, options));
+}
+
+/**
+ * The request as core reads it: its body untouched (core reads and limits it), wrapped so that an early answer (413)
+ * discards the rest instead of cancelling the host's stream (`@hono/node-server` then drops the connection, answer
+ * and all); the bytes Hono kept when a middleware read it first (`c.req.text()`, `arrayBuffer()`; `json()` is
+ * re-serialized). With `trustProxy`, the public URL from X-Forwarded-Proto/Host.
+ */
+async function webRequest(c: Context, trustProxy: boolean): Promise<Request> {
+  const raw = c.req.raw;
+  const forwarded = trustProxy ? forwardedUrl(raw) : undefined;
+  const method = raw.method;
+  const hasBody = method !== 'GET' && method !== 'HEAD' && !FORBIDDEN.has(method);
+  if (forwarded === undefined && (!hasBody || (!raw.bodyUsed && raw.body === null))) return raw;
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: raw.headers, signal: raw.signal };
+  if (hasBody) {
+    const body = raw.bodyUsed ? await c.req.arrayBuffer() : raw.body && drainOnCancel(raw.body);
+    if (body) Object.assign(init, { body, duplex: 'half' });
+  }
+  // Fetch refuses TRACE & co.: the host's own request stands (core answers them 405).
+  return FORBIDDEN.has(method) ? raw : new Request(forwarded ?? raw.url, init);
+}
+
+const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+function drainOnCancel(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel() {
+      for (let seen = 0; seen <= DRAIN_LIMIT; ) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return;
+        seen += value.byteLength;
+      }
+      await reader.cancel().catch(() => {});
+    },
+  });
+}
+
+function forwardedUrl(raw: Request): string | undefined {
+  const first = (name: string) => raw.headers.get(name)?.split(',')[0]?.trim() || undefined;
+  const proto = first('x-forwarded-proto');
+  const host = first('x-forwarded-host');
+  if (!proto && !host) return undefined;
+  const url = new URL(raw.url);
+  const origin = `${proto ?? url.protocol.slice(0, -1)}://${host ?? url.host}`;
+  return origin + raw.url.slice(url.origin.length);
+}
