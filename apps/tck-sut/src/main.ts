@@ -3,7 +3,7 @@ import { startTelemetryFromEnv } from '@a2a/demo-agent/telemetry';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { ADAPTERS, type AdapterName, startSut } from './server.js';
 
-// PORT=<n> ADAPTER=<express|koa|hapi|nestjs> [GRPC_PORT=<n>] pnpm --dir apps/tck-sut start   (or --port n --adapter name)
+// PORT=<n> ADAPTER=<express|koa|hapi|fastify|hono|nestjs> [GRPC_PORT=<n>] pnpm --dir apps/tck-sut start   (or --port n --adapter name)
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);

@@ -2,17 +2,22 @@ import { createServer, type Server } from 'node:http';
 import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
+import { a2aFastify } from '@a2a/fastify';
 import { createA2AGrpcServer, type GrpcStatusName } from '@a2a/grpc';
 import { a2aHapi } from '@a2a/hapi';
+import { a2aHono } from '@a2a/hono';
 import { a2aKoa } from '@a2a/koa';
 import { A2AModule } from '@a2a/nestjs';
 import Hapi from '@hapi/hapi';
+import { serve as serveHono } from '@hono/node-server';
 import { NestFactory } from '@nestjs/core';
 import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import Koa from 'koa';
 import { createTckExecutor, type TckAgentOptions, tckAgentCard, tckExtendedCard } from './tck-agent.js';
 
-export const ADAPTERS = ['express', 'koa', 'hapi', 'nestjs'] as const;
+export const ADAPTERS = ['express', 'koa', 'hapi', 'fastify', 'hono', 'nestjs'] as const;
 export type AdapterName = (typeof ADAPTERS)[number];
 
 export interface SutOptions extends TckAgentOptions {
@@ -121,7 +126,36 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
       },
     };
   }
+  if (adapter === 'fastify') {
+    const app = Fastify();
+    await app.register(a2aFastify, { handler: a2a });
+    await app.listen({ port, host });
+    return {
+      url: `http://${host}:${(app.server.address() as { port: number }).port}`,
+      grpcAddress,
+      close: async () => {
+        await close();
+        await app.close();
+      },
+    };
+  }
   let server: Server;
+  if (adapter === 'hono') {
+    const app = new Hono();
+    app.route('/', a2aHono(a2a));
+    server = serveHono({ fetch: app.fetch, port, hostname: host }) as Server;
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port: actual } = server.address() as { port: number };
+    return {
+      url: `http://${host}:${actual}`,
+      grpcAddress,
+      close: async () => {
+        await close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
   if (adapter === 'nestjs') {
     // Nest's Express platform with its body parser (the default), the module at the root.
     const app = await NestFactory.create(A2AModule.forRoot({ handler: a2a }), { logger: false });
