@@ -72,9 +72,9 @@ function drainOnCancel(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Ar
     },
     async cancel() {
       for (let seen = 0; seen <= DRAIN_LIMIT; ) {
-        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (done) return;
-        seen += value.byteLength;
+        const chunk = await reader.read().catch(() => undefined);
+        if (!chunk?.value) return;
+        seen += chunk.value.byteLength;
       }
       await reader.cancel().catch(() => {});
     },
