@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the official A2A conformance kit (a2aproject/a2a-tck) against apps/tck-sut on 127.0.0.1.
 #
-#   A2A_TCK_SNAPSHOT=<git dir of a2aproject/a2a-tck> scripts/tck.sh [--adapter express|koa|hapi|nestjs|all]
+#   A2A_TCK_SNAPSHOT=<git dir of a2aproject/a2a-tck> scripts/tck.sh [--adapter express|koa|hapi|fastify|hono|nestjs|all]
 #                    [--tck-ref 1.0-dev|0.3.0.beta4] [--transports LIST] [-- extra run-tck.sh args]
 #
 # 1.0-dev (default): transports jsonrpc,http_json,grpc (the SUT also serves gRPC on a second free port, GRPC_PORT,
@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ "$ADAPTERS" = all ] && ADAPTERS=express,koa,hapi,nestjs
+[ "$ADAPTERS" = all ] && ADAPTERS=express,koa,hapi,fastify,hono,nestjs
 [ -n "${A2A_TCK_SNAPSHOT:-}" ] || { echo "A2A_TCK_SNAPSHOT must point at a git copy of a2aproject/a2a-tck" >&2; exit 2; }
 [ -x "$RUN_TCK" ] || { echo "run-tck.sh not found at $RUN_TCK (set A2A_RUN_TCK)" >&2; exit 2; }
 # Python packages only from the machine's local indexes: never wait on an unreachable public index.

@@ -1,4 +1,4 @@
-// Bench server: `node --expose-gc dist/main.js --adapter <express|koa|hapi|nestjs|sdk> --port <n> [--host 127.0.0.1]
+// Bench server: `node --expose-gc dist/main.js --adapter <express|koa|hapi|fastify|hono|nestjs|sdk> --port <n> [--host 127.0.0.1]
 // [--max-tasks <n>] [--grpc-port <n>] [--otel noop]`. Prints `READY <url> pid=<pid>` once listening (and
 // `grpc=<host:port>` when @a2a/grpc serves the same handler; not for the sdk server). `--otel noop` registers the
 // OpenTelemetry SDK with exporters that drop everything (the instrumentation's overhead; run.ts: adapter `express+otel`).
@@ -8,7 +8,7 @@ import { createA2AGrpcServer } from '@a2a/grpc';
 import { numberArg, parseArgs } from './args.js';
 import type { BenchOptions } from './bench-a2a.js';
 
-export const ADAPTERS = ['express', 'koa', 'hapi', 'nestjs', 'sdk'] as const;
+export const ADAPTERS = ['express', 'koa', 'hapi', 'fastify', 'hono', 'nestjs', 'sdk'] as const;
 export type Adapter = (typeof ADAPTERS)[number];
 
 export async function startServer(
@@ -24,6 +24,10 @@ export async function startServer(
       return (await import('./servers/koa.js')).startKoa(port, host, options);
     case 'hapi':
       return (await import('./servers/hapi.js')).startHapi(port, host, options);
+    case 'fastify':
+      return (await import('./servers/fastify.js')).startFastify(port, host, options);
+    case 'hono':
+      return (await import('./servers/hono.js')).startHono(port, host, options);
     case 'nestjs':
       return (await import('./servers/nestjs.js')).startNestjs(port, host, options);
     case 'sdk':

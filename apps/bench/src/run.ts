@@ -14,7 +14,7 @@ const list = (name: string, fallback: string) =>
     .split(',')
     .filter(Boolean);
 const options = {
-  adapters: list('adapters', 'express,koa,hapi,nestjs,sdk'),
+  adapters: list('adapters', 'express,koa,hapi,fastify,hono,nestjs,sdk'),
   scenarios: list('scenarios', 'card,send,stream,compat,grpc-send'),
   memoryAdapters: list('memory-adapters', 'express'),
   duration: numberArg(args, 'duration', 3),

@@ -1,0 +1,16 @@
+import type { Server } from 'node:http';
+import { a2aHono } from '@a2a/hono';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+
+/** Hono 4 on @hono/node-server with the raw JSON route (`c.req.json()`) and @a2a/hono mounted the way a user would. */
+export function startHono(port: number, host: string, options: BenchOptions): Promise<Server> {
+  const app = new Hono();
+  app.post(RAW_PATH, async (c) => c.json(rawEcho(await c.req.json())));
+  app.get(MEM_PATH, (c) => c.json(memFigures(c.req.query('gc') === '1')));
+  app.route('/', a2aHono(createBenchA2A(options)));
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server as Server));
+  });
+}
