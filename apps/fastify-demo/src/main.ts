@@ -1,0 +1,12 @@
+import { closeOnSignal, startBanner } from '@a2a/demo-agent';
+import { createTaskStoreFromEnv } from '@a2a/postgres';
+import { createDemoServer } from './server.js';
+
+const host = process.env.HOST ?? '127.0.0.1';
+const port = Number(process.env.PORT ?? 3003);
+// In memory by default; PostgreSQL when A2A_DATABASE_URL is set.
+const storage = await createTaskStoreFromEnv();
+const { app, handler } = await createDemoServer({ storage, logger: true });
+const url = await app.listen({ host, port });
+console.log(startBanner('Fastify', url, storage.postgres ? 'PostgreSQL' : 'in-memory store'));
+closeOnSignal({ handler, closeServer: () => app.close(), closeStorage: storage.close });

@@ -1,0 +1,15 @@
+import { type A2AHttpHandler, createA2AHandler } from '@a2a/core';
+import { type DemoAgentOptions, demoHandlerOptions } from '@a2a/demo-agent';
+import { a2aFastify } from '@a2a/fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+
+/** The demo app: the Poet agent as a Fastify plugin, next to an ordinary Fastify route; failures go to Fastify's log. */
+export async function createDemoServer(
+  options: DemoAgentOptions & { logger?: boolean } = {},
+): Promise<{ app: FastifyInstance; handler: A2AHttpHandler }> {
+  const app = Fastify({ logger: options.logger ?? false });
+  const handler = createA2AHandler({ ...demoHandlerOptions(options), onError: (err) => app.log.error({ err }, 'a2a') });
+  await app.register(a2aFastify, { handler });
+  app.get('/health', async () => ({ ok: true }));
+  return { app, handler };
+}
