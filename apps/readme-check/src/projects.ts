@@ -33,6 +33,8 @@ export const PROJECTS: ProjectSpec[] = [
     deps: ['koa@^2', '@types/koa@^2', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'],
   },
   { name: 'hapi21', family: 'hapi', deps: ['@hapi/hapi@^21'] },
+  { name: 'fastify5', family: 'fastify', deps: ['fastify@^5'] },
+  { name: 'hono4', family: 'hono', deps: ['hono@^4', '@hono/node-server@^2'] },
   {
     name: 'nestjs12',
     family: 'nestjs',
