@@ -4,7 +4,12 @@ import type { A2AHttpHandler, A2ARequestContext } from '@a2a/core';
 export interface HarnessStartOptions {
   /** Mount the adapter here ('' = the root; otherwise e.g. '/a2a'). */
   mountPath: string;
-  /** Put the framework's usual JSON body parser in front of the adapter (express.json(), @koa/bodyparser...). */
+  /**
+   * Put the framework's usual JSON body parser in front of the adapter (express.json(), @koa/bodyparser...). Where the
+   * adapter owns its routes' parsing (Fastify's encapsulated content-type parsers) or the framework has no global
+   * parser (Hono), something the app puts in front that consumes the body: a `preParsing` hook keeping
+   * `request.rawBody`, a middleware calling `c.req.text()`.
+   */
   bodyParser: boolean;
   /** Put the framework's usual response compression in front of the adapter (compression(), koa-compress...). */
   compression: boolean;
