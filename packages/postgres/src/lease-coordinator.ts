@@ -58,7 +58,10 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     if (!set) {
       set = new Set();
       this.local.set(taskId, set);
-      void this.renew([taskId]).catch(() => {}); // the heartbeat retries
+      // Batched: rides with the task's first write. The heartbeat retries a failure.
+      void this.store.writes
+        .lease({ id: toKey(taskId), instanceId: this.instanceId, ttlMs: this.leaseTtlMs })
+        .catch(() => {});
     }
     set.add(execution);
     let released = false;
@@ -73,13 +76,8 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
         // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
         // instance fails the task. Either way, a write that fails leaves an orphan lease that expires and is reaped
         // (by this instance too); the janitor leaves finished or waiting tasks alone.
-        void this.store
-          .query(
-            handOver
-              ? `UPDATE a2a_execution_leases SET expires_at = '-infinity' WHERE task_id = $1 AND instance_id = $2`
-              : 'DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2',
-            [toKey(taskId), this.instanceId],
-          )
+        void this.store.writes
+          .lease({ id: toKey(taskId), instanceId: this.instanceId, handOver: handOver === true })
           .catch(() => {
             if (!handOver) this.unreleased.add(taskId);
           });

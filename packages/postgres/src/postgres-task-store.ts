@@ -24,6 +24,7 @@ import { PgNotifier } from './notifier.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
 import { guardPoolErrors } from './pool-errors.js';
 import { fromKey, toKey } from './text-key.js';
+import { WriteBatcher, type WriteBatcherOptions } from './write-batch.js';
 
 export const EVENTS_CHANNEL = 'a2a_task_events';
 
@@ -42,6 +43,8 @@ export interface PostgresTaskStoreOptions {
    * (default 500). Off when absent. Safe with many instances (rows are claimed with SKIP LOCKED).
    */
   retention?: { finishedTaskTtlMs: number; intervalMs?: number; batchSize?: number };
+  /** Group commit of concurrent writes (see {@link WriteBatcher}). */
+  batching?: WriteBatcherOptions;
 }
 
 const SWEEP_SQL = `
@@ -71,24 +74,11 @@ interface TaskRow {
   version: string;
 }
 
-const APPEND_SQL = `
-WITH updated AS (
-  UPDATE a2a_tasks
-     SET task = $3::json, state = $4, status_timestamp = $5, version = version + 1, updated_at = now(),
-         list_seq = CASE WHEN $6::boolean THEN nextval('a2a_task_list_seq') ELSE list_seq END
-   WHERE id = $1 AND version = $2
-  RETURNING id, version
-), inserted AS (
-  INSERT INTO a2a_task_events (task_id, seq, kind, state, event)
-  SELECT id, version, $7, $4, $8::json FROM updated
-  RETURNING seq
-)
-SELECT pg_notify('${EVENTS_CHANNEL}', $9) FROM inserted`;
-
 /**
- * Tasks, event logs and push configs in PostgreSQL, shared by any number of instances. Every append is one statement
- * (one transaction): a version-checked UPDATE of the task row, the INSERT of the event with `seq` = the new version,
- * and a NOTIFY `{seq}:{taskId}` delivered on commit. Subscribers read the log from their cursor, woken by NOTIFY on
+ * Tasks, event logs and push configs in PostgreSQL, shared by any number of instances. Every append is a
+ * version-checked UPDATE of the task row, the INSERT of the event with `seq` = the new version, and a NOTIFY
+ * `{seq}:{taskId}` delivered on commit, in one statement: the one of its batch (concurrent writes share a round trip
+ * and a commit, see {@link WriteBatcher}). Subscribers read the log from their cursor, woken by NOTIFY on
  * every instance and by a short poll; so they see every event once, in order, whichever instance wrote it.
  */
 /** The calls traced as `TaskStore.<name>` spans. */
@@ -107,6 +97,8 @@ const STORE_CALLS = [
 
 export class PostgresTaskStore implements TaskStore, PushConfigStore {
   readonly pool: pg.Pool;
+  /** Task, event and lease writes, batched: many concurrent writes share one round trip and one commit. */
+  readonly writes: WriteBatcher;
   private readonly ownsPool: boolean;
   private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
@@ -132,6 +124,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
           });
     this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
     guardPoolErrors(this.pool);
+    this.writes = new WriteBatcher(this.pool, EVENTS_CHANNEL, options.batching);
     this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
     const listenConfig = (this.pool as unknown as { options: pg.ClientConfig }).options;
     this.notifier = new PgNotifier(
@@ -206,6 +199,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     clearInterval(this.sweepTimer);
     for (const set of this.subscribers.values()) for (const sub of set) void sub.return();
     await this.notifier.close();
+    await this.writes.flush();
     if (this.ownsPool) await this.pool.end().catch(() => {});
   }
 
@@ -219,25 +213,48 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   }
 
   async create(task: Task, owner: TaskOwner): Promise<StoredTask> {
-    try {
-      await this.query(
-        `INSERT INTO a2a_tasks (id, owner, context_id, state, status_timestamp, version, task)
-         VALUES ($1, $2, $3, $4, $5, 1, $6::json)`,
-        [
-          toKey(task.id),
-          toKey(owner),
-          toKey(task.contextId),
-          task.status.state,
-          task.status.timestamp ?? '',
-          JSON.stringify(task),
-        ],
-      );
-    } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new Error(`Task ${task.id} already exists`);
-      throw error;
-    }
+    await this.insert(task, owner, task, undefined);
     this.cache.set(task.id, { task: copyTask(task), version: 1 });
     return { task: copyTask(task), version: 1 };
+  }
+
+  /** The task and its first event (seq 2) in one write. */
+  async createWith(
+    task: Task,
+    owner: TaskOwner,
+    event: TaskEvent,
+  ): Promise<{ stored: StoredTask; record: TaskEventRecord }> {
+    const next = copyTask(task);
+    applyTaskEvent(next, event); // throws on an illegal change: nothing is written
+    await this.insert(task, owner, next, event);
+    this.cache.set(task.id, { task: next, version: 2 });
+    const record: TaskEventRecord = {
+      taskId: task.id,
+      contextId: task.contextId,
+      seq: 2,
+      event,
+      state: next.status.state,
+    };
+    return { stored: { task: copyTask(task), version: 1 }, record };
+  }
+
+  /** The task at `version` when this process wrote that version last (the write-through cache). */
+  peek(taskId: string, version: number): StoredTask | undefined {
+    const current = this.cache.get(taskId);
+    return current?.version === version ? { task: copyTask(current.task), version } : undefined;
+  }
+
+  private async insert(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
+    const inserted = await this.writes.create({
+      id: toKey(task.id),
+      owner: toKey(owner),
+      contextId: toKey(task.contextId),
+      state: row.status.state,
+      timestamp: row.status.timestamp ?? '',
+      task: JSON.stringify(row),
+      event: event && { kind: event.kind, state: row.status.state, event: JSON.stringify(event) },
+    });
+    if (!inserted) throw new Error(`Task ${task.id} already exists`);
   }
 
   async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
@@ -266,18 +283,17 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     applyTaskEvent(task, event); // throws on an illegal change: nothing is written
     const seq = expectedVersion + 1;
     const key = toKey(taskId);
-    const { rowCount } = await this.query(APPEND_SQL, [
-      key,
+    const written = await this.writes.append({
+      id: key,
       expectedVersion,
-      JSON.stringify(task),
-      task.status.state,
-      task.status.timestamp ?? '',
-      event.kind === 'status',
-      event.kind,
-      JSON.stringify(event),
-      `${seq}:${key}`,
-    ]);
-    if (!rowCount) {
+      task: JSON.stringify(task),
+      state: task.status.state,
+      timestamp: task.status.timestamp ?? '',
+      bumpListSeq: event.kind === 'status',
+      kind: event.kind,
+      event: JSON.stringify(event),
+    });
+    if (!written) {
       this.cache.delete(taskId);
       const stored = await this.get(taskId);
       if (!stored) throw new Error(`Task ${taskId} does not exist`);

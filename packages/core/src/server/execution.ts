@@ -214,6 +214,7 @@ export class Execution implements AgentContext {
     if (chunk.append !== undefined) event.append = chunk.append;
     if (chunk.lastChunk !== undefined) event.lastChunk = chunk.lastChunk;
     return this.enqueue(async () => {
+      if (!this.stored && (await this.storedWith(() => event))) return artifactId;
       if (!this.stored) await this.ensureStored(); // (no extra await per event once stored)
       await this.appendEvent(event);
       return artifactId;
@@ -272,10 +273,40 @@ export class Execution implements AgentContext {
   }
 
   private async applyStatus(state: TaskState, content: MessageContent | undefined): Promise<void> {
+    const event = (): TaskEvent => {
+      const status: TaskStatus = { state, timestamp: this.init.now() };
+      if (content !== undefined) status.message = this.agentMessage(content);
+      return { kind: 'status', status };
+    };
+    if (!this.stored && (await this.storedWith(event))) return;
     if (!this.stored) await this.ensureStored();
-    const status: TaskStatus = { state, timestamp: this.init.now() };
-    if (content !== undefined) status.message = this.agentMessage(content);
-    await this.appendEvent({ kind: 'status', status });
+    await this.appendEvent(event());
+  }
+
+  /**
+   * The task's creation and its first event in one write, when the store offers it (a remote store saves a round
+   * trip and a commit). Not with a push config: its delivery cursor starts at the version it is saved on, so it is
+   * saved between the two. `false`: not done, write them one by one.
+   */
+  private async storedWith(makeEvent: () => TaskEvent): Promise<boolean> {
+    const { store, owner } = this.init;
+    if (!store.createWith || this.init.pushConfig || this.replied) return false;
+    const task = newTask(this.taskId, this.contextId, this.message, this.init.now());
+    const event = makeEvent(); // (after the task: its timestamp is not older than the task's)
+    let result: { stored: StoredTask; record: TaskEventRecord };
+    try {
+      result = await store.createWith(task, owner, event);
+    } catch (error) {
+      if (error instanceof InvalidTransitionError) return false; // the one-by-one path reports it after creating
+      this.rejectFirst(toA2AError(error));
+      throw error;
+    }
+    this.version = result.stored.version;
+    this.lastWritten = result.stored.task.status.state;
+    this.init.onStored(result.stored);
+    this.resolveFirst({ stored: result.stored });
+    this.appended(event, result.record);
+    return true;
   }
 
   private async ensureStored(): Promise<void> {

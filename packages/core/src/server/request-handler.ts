@@ -188,8 +188,12 @@ export class A2ARequestHandler {
     if ('message' in first) return { message: first.message };
     const historyLength = request.configuration?.historyLength;
     if (request.configuration?.returnImmediately) return { task: viewTask(first.stored.task, { historyLength }) };
-    if ((await execution.turnEnded) === 'aborted') await this.waitForCancel(execution, call);
-    const stored = await this.store.get(execution.taskId);
+    const end = await execution.turnEnded;
+    if (end === 'aborted') await this.waitForCancel(execution, call);
+    // The turn ended with this execution's own write: a remote store may still hold that version (no read).
+    const stored =
+      (end === 'paused' && this.store.peek?.(execution.taskId, execution.storedVersion)) ||
+      (await this.store.get(execution.taskId));
     if (!stored) throw taskNotFound(execution.taskId);
     return { task: viewTask(stored.task, { historyLength }) };
   }

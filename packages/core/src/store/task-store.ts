@@ -96,6 +96,16 @@ export interface TaskStore {
    * handler's readiness route (`health`) reports a store without it as reachable.
    */
   ping?(): Promise<void>;
+  /**
+   * Optional, for remote stores (one round trip instead of two): `create(task, owner)` then `append(task.id, 1, event)`,
+   * as one write that stores both or neither. Throws like `create` and like `append` for an illegal change.
+   */
+  createWith?(task: Task, owner: TaskOwner, event: TaskEvent): Promise<{ stored: StoredTask; record: TaskEventRecord }>;
+  /**
+   * Optional, for remote stores: the task at exactly `version` when this process wrote that version and still holds
+   * it, else `undefined` (the caller reads it with `get`). Saves the read after a write this process made.
+   */
+  peek?(taskId: string, version: number): StoredTask | undefined;
 }
 
 /** Push notification configs, kept per task. */
