@@ -1,4 +1,11 @@
-import { type A2AHttpHandler, createA2AHandler, InMemoryTaskStore } from '@a2a/core';
+import {
+  type A2AHttpHandler,
+  createA2AHandler,
+  type ExecutionCoordinator,
+  InMemoryTaskStore,
+  type PushConfigStore,
+  type TaskStore,
+} from '@a2a/core';
 import { echoExecutor } from './echo-agent.js';
 
 export const JSONRPC_PATH = '/a2a/jsonrpc';
@@ -11,6 +18,8 @@ export interface BenchOptions {
   maxTasks?: number | undefined;
   /** Called with the handler (the gRPC listener serves the same one). */
   onHandler?: ((a2a: A2AHttpHandler) => void) | undefined;
+  /** A durable store (`A2A_DATABASE_URL`, see main.ts) instead of the in-memory one. */
+  durable?: { taskStore: TaskStore & PushConfigStore; coordinator: ExecutionCoordinator | undefined } | undefined;
 }
 
 export const benchCard = {
@@ -34,11 +43,14 @@ export const benchCard = {
 
 /** Our A2A handler with the echo agent: JSON-RPC at /a2a/jsonrpc (no REST binding), card at the well-known path. */
 export function createBenchA2A(options: BenchOptions = {}): A2AHttpHandler {
-  const taskStore = new InMemoryTaskStore(options.maxTasks ? { maxTasks: options.maxTasks } : {});
+  const taskStore =
+    options.durable?.taskStore ?? new InMemoryTaskStore(options.maxTasks ? { maxTasks: options.maxTasks } : {});
+  const coordinator = options.durable?.coordinator;
   const a2a = createA2AHandler({
     agentCard: benchCard,
     executor: echoExecutor,
     taskStore,
+    ...(coordinator && { coordinator }),
     routes: { jsonRpc: JSONRPC_PATH, rest: false },
   });
   options.onHandler?.(a2a);

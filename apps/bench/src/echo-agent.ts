@@ -1,13 +1,17 @@
 import type { AgentExecutor, Message } from '@a2a/core';
+import { parseChunkPlan, streamChunks } from './paced-chunks.js';
 
 /**
  * The bench echo agent (the same contract as the peer SDK's bench server), on the first text part T:
  * - `message:X` → one agent message `echo: X`;
  * - `stream:N` (N ≥ 3) → task SUBMITTED, WORKING, N−3 chunks of artifact `echo`, COMPLETED (N stream events);
  * - anything else → a COMPLETED task with artifact `echo` = `echo: T`.
+ * A messageId `bench-chunks-<count>-<intervalMs>` instead streams paced artifact chunks (see paced-chunks.ts).
  */
 export const echoExecutor: AgentExecutor = {
   async execute(ctx) {
+    const plan = parseChunkPlan(ctx.message.messageId);
+    if (plan) return streamChunks(ctx, plan);
     const text = firstText(ctx.message);
     if (text.startsWith('message:')) return ctx.reply(`echo: ${text.slice('message:'.length)}`);
     const stream = /^stream:(\d+)$/.exec(text);

@@ -2,9 +2,13 @@
 // [--max-tasks <n>] [--grpc-port <n>] [--otel noop]`. Prints `READY <url> pid=<pid>` once listening (and
 // `grpc=<host:port>` when @a2a/grpc serves the same handler; not for the sdk server). `--otel noop` registers the
 // OpenTelemetry SDK with exporters that drop everything (the instrumentation's overhead; run.ts: adapter `express+otel`).
+// With `A2A_DATABASE_URL` set, the same server keeps its tasks in PostgreSQL (migrated, with execution leases;
+// `A2A_INSTANCE_ID` names the instance), so two servers on one database are two instances of one agent. The `sdk`
+// adapter has no durable store: it refuses it.
 import type { Server } from 'node:http';
 import type { A2AHttpHandler } from '@a2a/core';
 import { createA2AGrpcServer } from '@a2a/grpc';
+import { createTaskStoreFromEnv, type TaskStoreSetup } from '@a2a/postgres';
 import { numberArg, parseArgs } from './args.js';
 import type { BenchOptions } from './bench-a2a.js';
 
@@ -35,6 +39,16 @@ export async function startServer(
   }
 }
 
+/** The durable store when `A2A_DATABASE_URL` is set (not for the SDK's server, which has its own store). */
+export async function durableStoreFromEnv(
+  adapter: Adapter,
+  env: Record<string, string | undefined> = process.env,
+): Promise<TaskStoreSetup | undefined> {
+  if (!env.A2A_DATABASE_URL) return undefined;
+  if (adapter === 'sdk') throw new Error('A2A_DATABASE_URL: the sdk adapter has no durable store (unset it)');
+  return createTaskStoreFromEnv(env);
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const adapter = (args.adapter ?? 'express') as Adapter;
@@ -43,8 +57,9 @@ async function main(): Promise<void> {
   const port = numberArg(args, 'port', 41377);
   const maxTasks = args['max-tasks'] ? numberArg(args, 'max-tasks', 0) : undefined;
   if (args.otel === 'noop') (await import('./otel-noop.js')).startNoopOpenTelemetry();
+  const durable = await durableStoreFromEnv(adapter);
   let handler: A2AHttpHandler | undefined;
-  const server = await startServer(adapter, port, host, { maxTasks, onHandler: (a2a) => (handler = a2a) });
+  const server = await startServer(adapter, port, host, { maxTasks, durable, onHandler: (a2a) => (handler = a2a) });
   let grpc = '';
   if (args['grpc-port'] && handler) {
     const listener = createA2AGrpcServer(handler);
@@ -53,10 +68,14 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
+  const store = durable ? 'postgresql' : 'memory';
   console.log(
-    `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''} node=${process.version}${grpc}`,
+    `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''} store=${store} node=${process.version}${grpc}`,
   );
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    server.closeAllConnections();
+    server.close(() => void (durable?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+  };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

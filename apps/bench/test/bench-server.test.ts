@@ -3,16 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startServer } from '../src/main.js';
+import { chunkSentAt } from '../src/paced-chunks.js';
 
 const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
-const send = (text: string, method = 'SendMessage') =>
+const send = (text: string, method = 'SendMessage', messageId: string = crypto.randomUUID()) =>
   JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method,
     params: {
       message: {
-        messageId: crypto.randomUUID(),
+        messageId,
         role: 'ROLE_USER',
         parts: [{ text }],
       },
@@ -66,6 +67,25 @@ describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
     parser.feed(await response.text());
     expect(events).toHaveLength(10);
     expect(JSON.parse(events.at(-1) as string).result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('streams paced chunks for a bench-chunks messageId, each stamped with its publish time, then COMPLETED', async () => {
+    const before = Date.now();
+    const response = await fetch(`${base}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { ...v1, accept: 'text/event-stream' },
+      body: send('hi', 'SendStreamingMessage', 'bench-chunks-4-0'),
+    });
+    const events: { result: Record<string, { artifact?: { parts: { text: string }[] }; lastChunk?: boolean }> }[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(JSON.parse(event.data)) });
+    parser.feed(await response.text());
+    const chunks = events.flatMap((e) => (e.result.artifactUpdate ? [e.result.artifactUpdate] : []));
+    const texts = chunks.map((c) => c.artifact?.parts[0]?.text ?? '');
+    expect(texts.map((t) => t.replace(/ t=.*/, ''))).toEqual(['chunk 0', 'chunk 1', 'chunk 2', 'chunk 3']);
+    for (const text of texts) expect(chunkSentAt(text)).toBeGreaterThanOrEqual(before - 1);
+    expect(chunks.at(-1)?.lastChunk).toBe(true);
+    const last = events.at(-1)?.result as { statusUpdate?: { status: { state: string } } };
+    expect(last.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('serves the raw framework echo and memory figures', async () => {

@@ -12,6 +12,7 @@ import {
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 import { benchCard, JSONRPC_PATH, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+import { type ChunkPlan, chunkText, parseChunkPlan, publishTime } from '../paced-chunks.js';
 
 const now = () => new Date().toISOString();
 const text = (value: string) => ({
@@ -40,6 +41,8 @@ class SdkEchoExecutor implements AgentExecutor {
       timestamp: now(),
       message: undefined,
     });
+    const plan = parseChunkPlan(user.messageId);
+    if (plan) return pacedChunks(plan, ctx, bus);
     if (input.startsWith('message:')) {
       bus.publish(
         AgentEvent.message({
@@ -111,6 +114,43 @@ class SdkEchoExecutor implements AgentExecutor {
   }
 
   async cancelTask(): Promise<void> {}
+}
+
+/** The same paced agent as ours (paced-chunks.ts): WORKING, `count` chunks on a fixed schedule, COMPLETED. */
+async function pacedChunks(plan: ChunkPlan, ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  const { taskId, contextId } = ctx;
+  const status = (state: TaskState) => ({ state, timestamp: now(), message: undefined });
+  bus.publish(
+    AgentEvent.task({
+      id: taskId,
+      contextId,
+      status: status(TaskState.TASK_STATE_SUBMITTED),
+      artifacts: [],
+      history: [ctx.userMessage],
+      metadata: undefined,
+    }),
+  );
+  bus.publish(
+    AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }),
+  );
+  const start = performance.now();
+  for (let i = 0; i < plan.count; i++) {
+    const wait = start + (i + 1) * plan.intervalMs - performance.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: { ...echoArtifact(chunkText(i, publishTime())), artifactId: 'chunks', name: 'chunks' },
+        append: i > 0,
+        lastChunk: i === plan.count - 1,
+        metadata: undefined,
+      }),
+    );
+  }
+  bus.publish(
+    AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }),
+  );
 }
 
 export function startSdk(port: number, host: string): Promise<Server> {

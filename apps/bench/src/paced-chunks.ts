@@ -1,0 +1,54 @@
+import type { AgentContext } from '@a2a/core';
+
+/** `bench-chunks-<count>-<intervalMs>`: an agent that streams like an LLM (artifact chunks at a steady pace). */
+export interface ChunkPlan {
+  count: number;
+  intervalMs: number;
+}
+
+const PATTERN = /^bench-chunks-(\d{1,6})-(\d{1,6})$/;
+/** Bounds that keep a typo from holding a task open for days. */
+const MAX_COUNT = 100_000;
+const MAX_INTERVAL_MS = 60_000;
+
+/** The plan a messageId asks for, or `undefined` when it is not a `bench-chunks-…` id (or out of bounds). */
+export function parseChunkPlan(messageId: string): ChunkPlan | undefined {
+  const match = PATTERN.exec(messageId);
+  if (!match) return undefined;
+  const count = Number(match[1]);
+  const intervalMs = Number(match[2]);
+  if (count < 1 || count > MAX_COUNT || intervalMs > MAX_INTERVAL_MS) return undefined;
+  return { count, intervalMs };
+}
+
+/** When a chunk was published: `chunk <i> t=<ms since the epoch, fractional>` (the client measures delivery). */
+export const publishTime = (): number => performance.timeOrigin + performance.now();
+const TIME = / t=([\d.]+)$/;
+export const chunkText = (index: number, at: number): string => `chunk ${index} t=${at.toFixed(3)}`;
+export function chunkSentAt(text: string): number | undefined {
+  const match = TIME.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * WORKING, then `count` chunks of artifact `chunks` (appended, the last one `lastChunk`), one every `intervalMs` on
+ * a fixed schedule (no drift when a write is slow), then COMPLETED. Stops when the task is canceled.
+ */
+export async function streamChunks(ctx: AgentContext, plan: ChunkPlan, wait = pause): Promise<void> {
+  await ctx.working();
+  const start = performance.now();
+  for (let i = 0; i < plan.count; i++) {
+    if (ctx.signal.aborted) return;
+    await wait(start + (i + 1) * plan.intervalMs - performance.now());
+    await ctx.artifact({
+      artifactId: 'chunks',
+      name: 'chunks',
+      text: chunkText(i, publishTime()),
+      append: i > 0,
+      lastChunk: i === plan.count - 1,
+    });
+  }
+  await ctx.complete();
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
