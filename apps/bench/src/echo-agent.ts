@@ -5,6 +5,7 @@ import { parseChunkPlan, streamChunks } from './paced-chunks.js';
  * The bench echo agent (the same contract as the peer SDK's bench server), on the first text part T:
  * - `message:X` → one agent message `echo: X`;
  * - `stream:N` (N ≥ 3) → task SUBMITTED, WORKING, N−3 chunks of artifact `echo`, COMPLETED (N stream events);
+ * - `input-required` → a task left INPUT_REQUIRED (waiting for the client: the idle-load scenario);
  * - anything else → a COMPLETED task with artifact `echo` = `echo: T`.
  * A messageId `bench-chunks-<count>-<intervalMs>` instead streams paced artifact chunks (see paced-chunks.ts).
  */
@@ -14,6 +15,7 @@ export const echoExecutor: AgentExecutor = {
     if (plan) return streamChunks(ctx, plan);
     const text = firstText(ctx.message);
     if (text.startsWith('message:')) return ctx.reply(`echo: ${text.slice('message:'.length)}`);
+    if (text === 'input-required') return ctx.inputRequired('more?');
     const stream = /^stream:(\d+)$/.exec(text);
     if (stream) {
       const total = Math.max(3, Number(stream[1]));

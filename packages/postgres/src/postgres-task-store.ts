@@ -27,6 +27,20 @@ import { fromKey, toKey } from './text-key.js';
 import { WriteBatcher, type WriteBatcherOptions } from './write-batch.js';
 
 export const EVENTS_CHANNEL = 'a2a_task_events';
+/** Between a NOTIFY's `{seq}:{key}` and the record it carries. */
+const RECORD_SEPARATOR = '\u0001';
+/** PostgreSQL's NOTIFY payload limit is 8000 bytes. */
+const MAX_NOTICE_BYTES = 7999;
+
+/**
+ * The wake-up of one appended event: `{seq}:{key}`, plus the record itself when it fits, so that subscribers on other
+ * instances take it without reading the log (one read per subscriber per event was most of the cross-instance cost).
+ */
+function notice(seq: number, key: string, taskId: string, contextId: string, state: string, event: string): string {
+  const head = `${seq}:${key}`;
+  const full = `${head}${RECORD_SEPARATOR}{"taskId":${JSON.stringify(taskId)},"contextId":${JSON.stringify(contextId)},"seq":${seq},"state":"${state}","event":${event}}`;
+  return full.length * 3 <= MAX_NOTICE_BYTES || Buffer.byteLength(full) <= MAX_NOTICE_BYTES ? full : head;
+}
 
 export interface PostgresTaskStoreOptions {
   /** A connection string, a pool config, or your own pool (then `close()` leaves it open). */
@@ -283,6 +297,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     applyTaskEvent(task, event); // throws on an illegal change: nothing is written
     const seq = expectedVersion + 1;
     const key = toKey(taskId);
+    const eventJson = JSON.stringify(event);
     const written = await this.writes.append({
       id: key,
       expectedVersion,
@@ -291,7 +306,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       timestamp: task.status.timestamp ?? '',
       bumpListSeq: event.kind === 'status',
       kind: event.kind,
-      event: JSON.stringify(event),
+      event: eventJson,
+      notice: notice(seq, key, taskId, task.contextId, task.status.state, eventJson),
     });
     if (!written) {
       this.cache.delete(taskId);
@@ -487,10 +503,23 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     return records;
   }
 
+  /** `{seq}:{key}`, with the record after a `\u0001` when it fit: then subscribers here need no read. */
   private onNotify(payload: string): void {
     const colon = payload.indexOf(':');
-    const set = this.subscribers.get(payload.slice(colon + 1));
-    if (set) for (const sub of set) sub.wake(Number(payload.slice(0, colon)));
+    const split = payload.indexOf(RECORD_SEPARATOR, colon);
+    const set = this.subscribers.get(payload.slice(colon + 1, split < 0 ? undefined : split));
+    if (!set) return; // (most notifications on a busy cluster: nothing parsed for them)
+    const seq = Number(payload.slice(0, colon));
+    let record: TaskEventRecord | undefined;
+    if (split >= 0) {
+      try {
+        record = JSON.parse(payload.slice(split + 1)) as TaskEventRecord;
+      } catch {}
+    }
+    for (const sub of set) {
+      if (record?.seq === seq && record.taskId === sub.taskId) sub.offer(record);
+      else sub.wake(seq);
+    }
   }
 
   private wakeAll(): void {

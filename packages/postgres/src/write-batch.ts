@@ -26,6 +26,8 @@ export interface AppendWrite {
   bumpListSeq: boolean;
   kind: string;
   event: string;
+  /** The NOTIFY payload sent once it is committed. */
+  notice: string;
 }
 
 /** An execution lease taken or renewed (`ttlMs`), or released (`ttlMs` undefined). */
@@ -235,19 +237,16 @@ export class WriteBatcher {
     }
     const created = new Set<string>();
     const appended = new Set<string>();
-    for (const row of result.rows) {
-      if (row.seq === '0') created.add(row.id);
-      else {
-        appended.add(row.id);
-        this.notices.push(`${row.seq}:${row.id}`);
-      }
-    }
-    if (appended.size) void this.notify();
+    for (const row of result.rows) (row.seq === '0' ? created : appended).add(row.id);
     for (const write of batch) {
       if (write.type === 'create') write.done.resolve(created.has(write.row.id));
-      else if (write.type === 'append') write.done.resolve(appended.has(write.row.id));
-      else write.done.resolve(true);
+      else if (write.type === 'append') {
+        const ok = appended.has(write.row.id);
+        if (ok) this.notices.push(write.row.notice);
+        write.done.resolve(ok);
+      } else write.done.resolve(true);
     }
+    if (appended.size) void this.notify();
   }
 
   /** One wake-up statement in flight; those committed meanwhile go together in the next. */

@@ -128,4 +128,27 @@ describe.runIf(hasDatabase)('round trips per SendMessage', () => {
     await expect(store.createWith(task, 'owner', working)).rejects.toThrow(/already exists/);
     expect(await store.readEvents('with-1', 1)).toHaveLength(1);
   });
+
+  it('a subscriber on another instance takes the event from its NOTIFY, without reading the log', async () => {
+    const other = await PostgresTaskStore.connect({ connection: db.url, pollIntervalMs: 60_000, onError: () => {} });
+    try {
+      const task = newTask('cross-1', 'ctx', { messageId: 'c1', role: 'ROLE_USER', parts: [{ text: 'x' }] }, 't0');
+      await store.create(task, 'owner');
+      const events = other.subscribe('cross-1', 1)[Symbol.asyncIterator]();
+      const status = (state: 'TASK_STATE_WORKING', timestamp: string) => ({
+        kind: 'status' as const,
+        status: { state, timestamp },
+      });
+      await store.append('cross-1', 1, status('TASK_STATE_WORKING', 't1'));
+      expect((await events.next()).value).toMatchObject({ seq: 2 }); // read from the log or taken from the NOTIFY
+      const queries = countQueries(other.pool);
+      const next = events.next(); // waiting now
+      await store.append('cross-1', 2, status('TASK_STATE_WORKING', 't2'));
+      expect((await next).value).toMatchObject({ taskId: 'cross-1', seq: 3, state: 'TASK_STATE_WORKING' });
+      expect(queries).toEqual([]);
+      await events.return?.();
+    } finally {
+      await other.close();
+    }
+  });
 });

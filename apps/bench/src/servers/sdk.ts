@@ -58,6 +58,19 @@ class SdkEchoExecutor implements AgentExecutor {
       );
       return;
     }
+    if (input === 'input-required') {
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, timestamp: now(), message: undefined },
+          artifacts: [],
+          history: [user],
+          metadata: undefined,
+        }),
+      );
+      return;
+    }
     const stream = /^stream:(\d+)$/.exec(input);
     if (stream) {
       const total = Math.max(3, Number(stream[1]));

@@ -1,0 +1,271 @@
+// Scale scenarios (`pnpm --dir apps/bench scale -- --scenario <streams|cross|idle> [options]`), each on fresh bench
+// servers (dist/main.js, --expose-gc) driven from this process:
+// - streams: `--streams 2000` concurrent SSE streams (SendStreamingMessage, messageId bench-chunks-<chunks>-<interval>,
+//   default 100 chunks every 100 ms): delivery latency publish→client p50/p99, server heap and RSS per open stream
+//   (after GC, all streams open, minus the idle server), server CPU per event, streams that did not end COMPLETED;
+// - cross: two instances on one PostgreSQL (A2A_DATABASE_URL required): each task is started on A (returnImmediately)
+//   and followed on B (SubscribeToTask); latency publish on A → client of B, under `--streams` such tasks;
+// - idle: `--tasks 10000` tasks left INPUT_REQUIRED (text `input-required`): server heap per waiting task.
+// `--adapter koa|express|hapi|sdk` (default koa); the store is PostgreSQL when A2A_DATABASE_URL is set. Prints one
+// JSON line (and appends it to bench/results/scale.jsonl at the repo root).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, hostname, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { numberArg, parseArgs } from './args.js';
+import { chunkSentAt } from './paced-chunks.js';
+
+const args = parseArgs(process.argv.slice(2));
+const scenario = args.scenario ?? 'streams';
+const adapter = args.adapter ?? 'koa';
+const streams = numberArg(args, 'streams', 2000);
+const chunks = numberArg(args, 'chunks', 100);
+const interval = numberArg(args, 'interval', 100);
+const tasks = numberArg(args, 'tasks', 10_000);
+const basePort = numberArg(args, 'port', 41500);
+const dist = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+}
+
+async function startServer(port: number, env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', `${dist}main.js`, '--adapter', adapter, '--port', String(port)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('READY')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before READY: ${out}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** POST a JSON-RPC call; `onData` gets the SSE data payloads of a stream, else the whole JSON answer is returned. */
+function rpc(base: string, method: string, params: unknown, onData?: (data: string) => void): Promise<string> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  const url = new URL(`${base}/a2a/jsonrpc`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: url.pathname,
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          accept: onData ? 'text/event-stream' : 'application/json',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (!onData) return;
+          // Frames end with a blank line; each holds one `data:` line (our server and the SDK's alike).
+          for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+            const frame = text.slice(0, end);
+            text = text.slice(end + 2);
+            for (const line of frame.split('\n')) if (line.startsWith('data:')) onData(line.slice(5).trim());
+          }
+        });
+        res.on('end', () => resolve(text));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const memory = async (base: string) =>
+  JSON.parse(
+    await new Promise<string>((resolve, reject) => {
+      request(`${base}/__bench/mem?gc=1`, { agent }, (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve(text));
+      })
+        .on('error', reject)
+        .end();
+    }),
+  ) as { heapUsed: number; rss: number };
+
+/** CPU seconds a process used so far (Linux /proc). */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  return (Number(stat[11]) + Number(stat[12])) / 100; // utime + stime, in clock ticks (100/s)
+}
+
+const message = (messageId: string, text = 'hi') => ({ messageId, role: 'ROLE_USER', parts: [{ text }] });
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1)) : null;
+
+/** Follows one stream: latency of every chunk, and whether it ended COMPLETED. */
+function follow(
+  base: string,
+  method: string,
+  params: unknown,
+  latencies: number[],
+  opened: () => void,
+): Promise<boolean> {
+  let completed = false;
+  let first = true;
+  return rpc(base, method, params, (data) => {
+    if (first) {
+      first = false;
+      opened();
+    }
+    const result = (JSON.parse(data) as { result?: Record<string, unknown> }).result ?? {};
+    const update = result.artifactUpdate as { artifact?: { parts?: { text?: string }[] } } | undefined;
+    const text = update?.artifact?.parts?.[0]?.text;
+    const sentAt = text === undefined ? undefined : chunkSentAt(text);
+    if (sentAt !== undefined) latencies.push(performance.timeOrigin + performance.now() - sentAt);
+    const status = result.statusUpdate as { status?: { state?: string } } | undefined;
+    if (status?.status?.state === 'TASK_STATE_COMPLETED') completed = true;
+  }).then(
+    () => completed,
+    () => false,
+  );
+}
+
+/** `n` streams; samples the server's memory once all are open, CPU over the whole run. */
+async function streamsLoad(
+  measured: Server,
+  start: (i: number, latencies: number[], opened: () => void) => Promise<boolean>,
+) {
+  const idle = await memory(measured.base);
+  const cpu0 = await cpuSeconds(measured.child.pid);
+  const latencies: number[] = [];
+  let open = 0;
+  let allOpen: () => void = () => {};
+  const everyOpen = new Promise<void>((resolve) => {
+    allOpen = resolve;
+  });
+  const t0 = performance.now();
+  const runs: Promise<boolean>[] = [];
+  for (let i = 0; i < streams; i++) {
+    runs.push(start(i, latencies, () => ++open === streams && allOpen()));
+    // Spread the opening over one chunk interval, as independent clients would arrive.
+    if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, (interval * 50) / streams));
+  }
+  await Promise.race([everyOpen, Promise.all(runs)]);
+  const loaded = await memory(measured.base);
+  const ended = await Promise.all(runs);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = (await cpuSeconds(measured.child.pid)) - cpu0;
+  latencies.sort((a, b) => a - b);
+  return {
+    streams,
+    chunks,
+    intervalMs: interval,
+    opened: open,
+    dropped: ended.filter((ok) => !ok).length,
+    events: latencies.length,
+    expectedEvents: streams * chunks,
+    latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: quantile(latencies, 1) },
+    heapPerStreamKB: Number(((loaded.heapUsed - idle.heapUsed) / streams / 1024).toFixed(1)),
+    rssPerStreamKB: Number(((loaded.rss - idle.rss) / streams / 1024).toFixed(1)),
+    serverCpuUsPerEvent: latencies.length ? Math.round((cpu / latencies.length) * 1e6) : null,
+    seconds: Number(seconds.toFixed(1)),
+  };
+}
+
+async function main() {
+  const durable = process.env.A2A_DATABASE_URL;
+  const started: Server[] = [];
+  let result: Record<string, unknown>;
+  try {
+    if (scenario === 'streams') {
+      const server = await startServer(basePort);
+      started.push(server);
+      result = await streamsLoad(server, (_i, latencies, opened) =>
+        follow(
+          server.base,
+          'SendStreamingMessage',
+          { message: message(`bench-chunks-${chunks}-${interval}`) },
+          latencies,
+          opened,
+        ),
+      );
+    } else if (scenario === 'cross') {
+      if (!durable) throw new Error('cross: set A2A_DATABASE_URL (two instances share it)');
+      const a = await startServer(basePort, { A2A_INSTANCE_ID: 'a' });
+      started.push(a);
+      const b = await startServer(basePort + 1, { A2A_INSTANCE_ID: 'b' });
+      started.push(b);
+      result = await streamsLoad(b, async (_i, latencies, opened) => {
+        const answer = JSON.parse(
+          await rpc(a.base, 'SendMessage', {
+            message: message(`bench-chunks-${chunks}-${interval}`),
+            configuration: { returnImmediately: true },
+          }),
+        ) as { result?: { task?: { id: string } } };
+        const id = answer.result?.task?.id;
+        if (!id) return false;
+        return follow(b.base, 'SubscribeToTask', { id }, latencies, opened);
+      });
+    } else if (scenario === 'idle') {
+      const server = await startServer(basePort);
+      started.push(server);
+      const idle = await memory(server.base);
+      const batch = 64;
+      for (let i = 0; i < tasks; i += batch) {
+        await Promise.all(
+          Array.from({ length: Math.min(batch, tasks - i) }, () =>
+            rpc(server.base, 'SendMessage', { message: message(crypto.randomUUID(), 'input-required') }),
+          ),
+        );
+      }
+      const loaded = await memory(server.base);
+      result = {
+        tasks,
+        heapPerTaskKB: Number(((loaded.heapUsed - idle.heapUsed) / tasks / 1024).toFixed(2)),
+        rssPerTaskKB: Number(((loaded.rss - idle.rss) / tasks / 1024).toFixed(2)),
+      };
+    } else throw new Error('--scenario must be streams, cross or idle');
+  } finally {
+    for (const server of started) await stop(server);
+    agent.destroy();
+  }
+  const line = {
+    when: new Date().toISOString(),
+    machine: `${hostname()}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load ${loadavg()[0]?.toFixed(1)} at the end`,
+    scenario,
+    adapter,
+    store: durable ? 'postgresql' : 'memory',
+    ...result,
+  };
+  console.log(JSON.stringify(line));
+  mkdirSync(`${root}bench/results`, { recursive: true });
+  appendFileSync(`${root}bench/results/scale.jsonl`, `${JSON.stringify(line)}\n`);
+}
+
+await main();
