@@ -57,7 +57,7 @@ async function stop(server: Server): Promise<void> {
   if (server.child.exitCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000); // (a --cpu-prof takes a while to write)
   await exited;
   clearTimeout(timer);
 }
