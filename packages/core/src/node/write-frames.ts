@@ -5,8 +5,8 @@ import type { SseOptions } from '../http/sse.js';
 const BATCH_BYTES = 64 * 1024;
 
 /**
- * Writes SSE frames straight to a Node response (no Web stream, no re-encoding). Frames that are ready in the same
- * turn of the event loop are joined and leave as one chunk (one chunked-encoding frame, one socket write:
+ * Writes SSE frames straight to a Node response (no Web stream, no re-encoding). The first frame of a turn of the
+ * event loop leaves at once; those that follow it in the same turn are joined and leave as one chunk (one chunked-encoding frame, one socket write:
  * docs/performance.md, "Hot-path tricks"); every batch is flushed for compression middleware. Waits for `drain`
  * when the client reads slowly. Stops and releases the source when the client goes away. Never rejects.
  */
@@ -22,21 +22,27 @@ export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise
   res.once('close', () => {
     if (!res.writableFinished) release();
   });
-  const flush = () => {
-    scheduled = false;
+  const send = () => {
     if (pending === '' || gone || res.writableEnded) return;
     const batch = pending;
     pending = '';
     res.write(batch);
     (res as { flush?: () => void }).flush?.();
   };
+  const flush = () => {
+    scheduled = false;
+    send();
+  };
   const write = (frame: string) => {
     pending += frame;
-    if (pending.length >= BATCH_BYTES) flush();
-    else if (!scheduled) {
+    if (!scheduled) {
+      // The first frame of a turn leaves at once: held for the check phase, a paced stream's event would wait for
+      // every other stream whose timer fired in the same turn (tens of ms with thousands of streams). Frames that
+      // follow it in the same turn (a burst) are joined and leave at the end of the turn.
       scheduled = true;
       setImmediate(flush);
-    }
+      send();
+    } else if (pending.length >= BATCH_BYTES) send();
   };
   const timer = setInterval(() => {
     if (!gone) write(': keep-alive\n\n');

@@ -1,0 +1,74 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { writeFrames } from './write-frames.js';
+
+/** A response that records its writes; `writableNeedDrain` stays false. */
+function recordingResponse() {
+  const writes: string[] = [];
+  const res = Object.assign(new EventEmitter(), {
+    writableEnded: false,
+    writableFinished: false,
+    writableNeedDrain: false,
+    write: (chunk: string) => writes.push(chunk) > 0,
+    end: (chunk: string) => {
+      if (chunk) writes.push(chunk);
+      res.writableEnded = true;
+    },
+    flushHeaders: () => {},
+  });
+  return { res: res as unknown as ServerResponse, writes };
+}
+
+/** Frames pushed by the test, one `next()` at a time. */
+function source() {
+  const queue: string[] = [];
+  let waiting: ((r: IteratorResult<string>) => void) | undefined;
+  return {
+    push(frame: string) {
+      if (waiting) {
+        const resolve = waiting;
+        waiting = undefined;
+        resolve({ value: frame, done: false });
+      } else queue.push(frame);
+    },
+    end() {
+      waiting?.({ value: undefined, done: true });
+    },
+    iterator: {
+      next: () =>
+        queue.length
+          ? Promise.resolve({ value: queue.shift() as string, done: false })
+          : new Promise<IteratorResult<string>>((resolve) => {
+              waiting = resolve;
+            }),
+      return: async () => ({ value: undefined, done: true as const }),
+    } as AsyncIterator<string>,
+  };
+}
+
+const microtasks = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('writeFrames', () => {
+  it("writes the first frame of a turn at once (not at the turn's end), and joins the frames that follow it", async () => {
+    const { res, writes } = recordingResponse();
+    const frames = source();
+    const done = writeFrames(res, { keepAliveMs: 60_000, first: 'a\n\n', rest: frames.iterator, errorFrame: () => '' });
+    await microtasks();
+    expect(writes).toEqual(['a\n\n']); // before any other callback of this turn runs
+    await nextTurn();
+    frames.push('b\n\n'); // a paced event, alone in its turn: leaves at once
+    await microtasks();
+    expect(writes).toEqual(['a\n\n', 'b\n\n']);
+    frames.push('c\n\n'); // a burst in the same turn: joined
+    frames.push('d\n\n');
+    await microtasks();
+    await nextTurn();
+    expect(writes).toEqual(['a\n\n', 'b\n\n', 'c\n\nd\n\n']);
+    frames.end();
+    await done;
+  });
+});
