@@ -27,6 +27,8 @@ const basePort = numberArg(args, 'port', 41500);
 const dist = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+/** Client-side errors by code (e.g. ECONNRESET when the server's accept queue overflowed). */
+const errors = new Map<string, number>();
 
 interface Server {
   child: ChildProcess;
@@ -128,14 +130,17 @@ const message = (messageId: string, text = 'hi') => ({ messageId, role: 'ROLE_US
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1)) : null;
 
-/** Follows one stream: latency of every chunk, and whether it ended COMPLETED. */
+/** How a stream went: ended COMPLETED, ended (or broke) before, or never opened (connection refused or reset). */
+type Outcome = 'completed' | 'dropped' | 'refused';
+
+/** Follows one stream: latency of every chunk, and how it ended. */
 function follow(
   base: string,
   method: string,
   params: unknown,
   latencies: number[],
   opened: () => void,
-): Promise<boolean> {
+): Promise<Outcome> {
   let completed = false;
   let first = true;
   return rpc(base, method, params, (data) => {
@@ -151,15 +156,18 @@ function follow(
     const status = result.statusUpdate as { status?: { state?: string } } | undefined;
     if (status?.status?.state === 'TASK_STATE_COMPLETED') completed = true;
   }).then(
-    () => completed,
-    () => false,
+    () => (completed ? 'completed' : 'dropped'),
+    (error: { code?: string }) => {
+      errors.set(error.code ?? 'error', (errors.get(error.code ?? 'error') ?? 0) + 1);
+      return first ? 'refused' : 'dropped';
+    },
   );
 }
 
 /** `n` streams; samples the server's memory once all are open, CPU over the whole run. */
 async function streamsLoad(
   measured: Server,
-  start: (i: number, latencies: number[], opened: () => void) => Promise<boolean>,
+  start: (i: number, latencies: number[], opened: () => void) => Promise<Outcome>,
 ) {
   const idle = await memory(measured.base);
   const cpu0 = await cpuSeconds(measured.child.pid);
@@ -170,13 +178,15 @@ async function streamsLoad(
     allOpen = resolve;
   });
   const t0 = performance.now();
-  const runs: Promise<boolean>[] = [];
+  const runs: Promise<Outcome>[] = [];
   for (let i = 0; i < streams; i++) {
     runs.push(start(i, latencies, () => ++open === streams && allOpen()));
-    // Spread the opening over one chunk interval, as independent clients would arrive.
-    if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, (interval * 50) / streams));
+    // Clients arrive spread over max(one chunk interval, 0.5 ms per stream): 2 000 streams open within a second.
+    if (i % 50 === 49)
+      await new Promise((resolve) => setTimeout(resolve, (Math.max(interval, streams / 2) * 50) / streams));
   }
-  await Promise.race([everyOpen, Promise.all(runs)]);
+  // Sampled once every stream is open, or half-way through the streams if some never open.
+  await Promise.race([everyOpen, new Promise((resolve) => setTimeout(resolve, (chunks * interval) / 2))]);
   const loaded = await memory(measured.base);
   const ended = await Promise.all(runs);
   const seconds = (performance.now() - t0) / 1000;
@@ -187,7 +197,10 @@ async function streamsLoad(
     chunks,
     intervalMs: interval,
     opened: open,
-    dropped: ended.filter((ok) => !ok).length,
+    completed: ended.filter((o) => o === 'completed').length,
+    dropped: ended.filter((o) => o === 'dropped').length,
+    refused: ended.filter((o) => o === 'refused').length,
+    errors: Object.fromEntries(errors),
     events: latencies.length,
     expectedEvents: streams * chunks,
     latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: quantile(latencies, 1) },
@@ -222,14 +235,12 @@ async function main() {
       const b = await startServer(basePort + 1, { A2A_INSTANCE_ID: 'b' });
       started.push(b);
       result = await streamsLoad(b, async (_i, latencies, opened) => {
-        const answer = JSON.parse(
-          await rpc(a.base, 'SendMessage', {
-            message: message(`bench-chunks-${chunks}-${interval}`),
-            configuration: { returnImmediately: true },
-          }),
-        ) as { result?: { task?: { id: string } } };
-        const id = answer.result?.task?.id;
-        if (!id) return false;
+        const sent = await rpc(a.base, 'SendMessage', {
+          message: message(`bench-chunks-${chunks}-${interval}`),
+          configuration: { returnImmediately: true },
+        }).catch(() => '{}');
+        const id = (JSON.parse(sent) as { result?: { task?: { id: string } } }).result?.task?.id;
+        if (!id) return 'refused';
         return follow(b.base, 'SubscribeToTask', { id }, latencies, opened);
       });
     } else if (scenario === 'idle') {
