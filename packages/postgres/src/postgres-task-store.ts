@@ -98,6 +98,7 @@ interface TaskRow {
 /** The calls traced as `TaskStore.<name>` spans. */
 const STORE_CALLS = [
   'create',
+  'createWith',
   'get',
   'append',
   'list',

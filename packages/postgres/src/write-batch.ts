@@ -116,13 +116,17 @@ export interface WriteBatcherOptions {
 /**
  * Group commit on the client: writes issued while `maxInFlight` batches are in flight wait and go together in the
  * next one. At low load a write goes out at once (alone); under load, one round trip carries many. Nothing resolves
- * before its batch committed. One row per task (and per lease) per batch: a second write for the same row waits
- * for the next batch, so a batch never updates a row twice. A batch the database refuses (a deadlock between two
+ * before its batch committed. One row per task (and per lease) per batch, and none while a batch holding that row is
+ * in flight: a second write for the same row waits for the next batch after the first committed, so a batch never
+ * updates a row twice and writes to one row commit in the order they were issued (a lease handed over at shutdown
+ * must not be overtaken by the lease taken when its execution started). A batch the database refuses (a deadlock between two
  * instances' batches, a row it cannot store) is retried write by write, so one bad write fails alone.
  */
 export class WriteBatcher {
   private queue: Write[] = [];
   private inFlight = 0;
+  /** Rows (`task:<id>`, `lease:<id>`) written by a batch in flight: their next writes wait for it. */
+  private readonly busy = new Set<string>();
   private scheduled = false;
   private leaseTimer: ReturnType<typeof setTimeout> | undefined;
   private notices: string[] = [];
@@ -185,24 +189,26 @@ export class WriteBatcher {
   }
 
   private pump(): void {
-    while (this.inFlight < this.maxInFlight && this.queue.length) void this.send(this.take());
+    while (this.inFlight < this.maxInFlight && this.queue.length) {
+      const batch = this.take();
+      if (batch.length === 0) break; // every queued write waits for a row in flight; its batch's end schedules again
+      void this.send(batch);
+    }
     if (this.queue.length === 0 && this.leaseTimer) {
       clearTimeout(this.leaseTimer);
       this.leaseTimer = undefined;
     }
   }
 
-  /** Up to `maxBatch` writes, at most one per task row and one per lease row; the rest stay queued in order. */
+  /** Up to `maxBatch` writes, at most one per task row and one per lease row, none for a row in flight; the rest stay queued in order. */
   private take(): Write[] {
     const batch: Write[] = [];
     const rest: Write[] = [];
-    const tasks = new Set<string>();
-    const leases = new Set<string>();
     for (const write of this.queue) {
-      const rows = write.type === 'lease' ? leases : tasks;
-      if (batch.length >= this.maxBatch || rows.has(write.row.id)) rest.push(write);
+      const row = rowKey(write);
+      if (batch.length >= this.maxBatch || this.busy.has(row)) rest.push(write);
       else {
-        rows.add(write.row.id);
+        this.busy.add(row);
         batch.push(write);
       }
     }
@@ -217,6 +223,7 @@ export class WriteBatcher {
       await this.run(batch);
     } finally {
       this.inFlight--;
+      for (const write of batch) this.busy.delete(rowKey(write));
       if (this.queue.length) this.schedule();
     }
   }
@@ -289,6 +296,10 @@ function params(batch: Write[]): unknown[] {
     }
   }
   return [...c, ...e, ...u, ...l, ...h, ...r];
+}
+
+function rowKey(write: Write): string {
+  return `${write.type === 'lease' ? 'lease' : 'task'}:${write.row.id}`;
 }
 
 function push(columns: unknown[][], ...values: unknown[]): void {
