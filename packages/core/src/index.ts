@@ -120,4 +120,4 @@ export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-mem
 export * from './store/task-store.js';
 export * from './task-state.js';
 export { type A2ALogger, consoleLogger, type LogFields } from './telemetry/logger.js';
-export { useOpenTelemetry } from './telemetry/otel-api.js';
+export { useOpenTelemetry } from './telemetry/use-open-telemetry.js';

@@ -15,7 +15,7 @@ import {
 } from '../schemas/requests.js';
 import { simpleSendMessage } from '../schemas/simple-send-message.js';
 import type { StreamResponse } from '../schemas/task.js';
-import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
+import type { OperationTelemetry } from '../telemetry/operation-telemetry.js';
 import type { CallContext } from './agent-executor.js';
 import { extendCall } from './call-context.js';
 import type { A2ARequestHandler, AgentCardInput } from './request-handler.js';
@@ -27,7 +27,7 @@ export interface OperationEnv {
   /** Completes a card for the interface the request came through (its URLs). */
   publishCard: (card: AgentCardInput) => AgentCard;
   /** The request's span and metrics; `undefined` when no OpenTelemetry SDK is registered. */
-  telemetry?: RequestTelemetry | undefined;
+  telemetry?: OperationTelemetry | undefined;
 }
 
 /** The env with some call fields replaced (the tenant from params, a legacy wire version). */

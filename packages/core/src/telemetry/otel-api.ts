@@ -20,11 +20,8 @@ export function loadOpenTelemetry(): Promise<OtelApi | undefined> {
   return loading;
 }
 
-/**
- * Hands `@opentelemetry/api` to the A2A packages explicitly, e.g. for bundles where its dynamic import cannot be
- * resolved. Not needed otherwise: it is loaded on its own when installed.
- */
-export function useOpenTelemetry(given: unknown): void {
+/** Sets the API (`useOpenTelemetry`, in its own file so the public declarations never name the optional peer). */
+export function setOtelApi(given: unknown): void {
   api = given as OtelApi;
 }
 

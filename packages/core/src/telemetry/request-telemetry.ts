@@ -2,6 +2,7 @@ import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { isA2AError, toA2AError } from '../errors.js';
 import type { StreamResponse } from '../schemas/task.js';
 import { ATTR, RPC_SERVICE } from './attributes.js';
+import type { OperationTelemetry } from './operation-telemetry.js';
 import { secondsSince, type Telemetry, telemetry } from './telemetry.js';
 
 export type A2ABinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
@@ -26,7 +27,7 @@ type Ids = { taskId?: unknown; contextId?: unknown };
  * ({@link startRequestTelemetry} returns `undefined` otherwise, and every hook is behind `env.telemetry?.`). The
  * bindings name the operation once they know it; unary calls end with the response, streams when they end.
  */
-export class RequestTelemetry {
+export class RequestTelemetry implements OperationTelemetry {
   readonly context: Context | undefined;
   private readonly span: Span | undefined;
   private readonly start = performance.now();
