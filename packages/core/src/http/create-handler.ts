@@ -1,6 +1,16 @@
 import { cardPublisher, joinUrl } from '../card/publish-card.js';
 import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../card/versioned-card-routes.js';
+import {
+  chainJsonRpcRouters,
+  checkDialects,
+  type Dialect,
+  type DialectName,
+  type DialectRoute,
+  matchDialects,
+} from '../compat/dialects/dialect.js';
+import { makeDialects } from '../compat/dialects/make-dialects.js';
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
+import { v02ExtendedCard } from '../compat/v02-extended-card.js';
 import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
 import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
@@ -155,6 +165,12 @@ export interface A2ATransportOptions {
    * once the handler is closing.
    */
   health?: boolean | HealthOptions;
+  /**
+   * Wires that no official A2A version has, described by pages clients are written from, served next to the
+   * versions (translated onto the same engine): 'sessions' (`/card`, `/sessions/...`) and 'paraphrase'
+   * (`A2A.SendMessage`... JSON-RPC methods, `/messages`, `/tasks/{id}/stream`, ... REST paths). Default: none.
+   */
+  dialects?: readonly DialectName[];
   /** Caller identity for Fetch-native hosts (adapters pass theirs through `handle`). */
   context?: (request: Request) => A2ARequestContext | undefined | Promise<A2ARequestContext | undefined>;
 }
@@ -187,11 +203,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     strictVersionHeader: options.strictVersionHeader ?? false,
   };
   const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
+  const dialects = makeDialects(checkDialects(options.dialects));
+  const dialectRpc = chainJsonRpcRouters(dialects.map((d) => d.jsonRpc));
   // With a base path, the well-known documents are also at the origin root, where clients look (RFC 8615).
   const rootPaths = new Set(basePath ? [cardPath, ...(policy.legacy ? [LEGACY_CARD_PATH] : []), jwksPath] : []);
   const mount: HandlerMount = { basePath, rootPaths: [...rootPaths] };
   const serveV03Rest = createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' });
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
+  // v0.2's extended card over plain HTTP, with the other older wires when the card declares one.
+  const v02Card: Dialect | undefined =
+    policy.legacy && engine.capabilities.extendedAgentCard ? v02ExtendedCard() : undefined;
 
   const extraInterfaces: AgentInterface[] = [];
   const publishCard = cardPublisher({
@@ -270,8 +291,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       return cards.serve(request, baseUrl, 'superset');
     }
     const v03Match = v03Rest ? matchV03Rest(method, restRelative) : undefined;
-    const restMatch = onRest && !v03Match ? matchRest(method, restRelative) : undefined;
-    if (!isJsonRpc && !restMatch && !v03Match) return undefined;
+    // Dialect paths come before the v1.0 ones they could be read as (`/tasks/{id}/stream` as tenant `tasks`).
+    const dialectRoute: DialectRoute | undefined =
+      isJsonRpc || v03Match || method === 'OPTIONS'
+        ? undefined
+        : (v02Card?.match?.(method, path) ?? (onRest ? matchDialects(dialects, method, restRelative) : undefined));
+    const restMatch = onRest && !v03Match && !dialectRoute ? matchRest(method, restRelative) : undefined;
+    if (!isJsonRpc && !restMatch && !v03Match && !dialectRoute) return undefined;
     if (restMatch && 'allowed' in restMatch) {
       return statusErrorResponse(
         new A2AError('MethodNotAllowed', `Method ${method} not allowed here`),
@@ -282,7 +308,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const fail = async (error: A2AError, headers: HeaderInit = {}) =>
       isJsonRpc
         ? jsonRpcErrorResponse(await peekJsonRpcId(request, settings.maxBodyBytes), error, headers)
-        : statusErrorResponse(error, headers, restMediaType(request));
+        : dialectRoute
+          ? dialectRoute.fail(error, headers)
+          : statusErrorResponse(error, headers, restMediaType(request));
     if (refused) return fail(refused);
 
     const telemetry = startRequestTelemetry({
@@ -294,11 +322,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       path: url.pathname,
       origin: url.origin,
     });
-    if (!telemetry)
-      return serve(request, url, handleOptions, undefined, { isJsonRpc, restMatch, v03Match, version, baseUrl, fail });
-    const response = await telemetry.run(() =>
-      serve(request, url, handleOptions, telemetry, { isJsonRpc, restMatch, v03Match, version, baseUrl, fail }),
-    );
+    const matched = { isJsonRpc, restMatch, v03Match, dialectRoute, version, baseUrl, fail };
+    if (!telemetry) return serve(request, url, handleOptions, undefined, matched);
+    const response = await telemetry.run(() => serve(request, url, handleOptions, telemetry, matched));
     telemetry.finish(response);
     return response;
   }
@@ -313,14 +339,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       isJsonRpc: boolean;
       restMatch: ReturnType<typeof matchRest>;
       v03Match: ReturnType<typeof matchV03Rest>;
+      dialectRoute: DialectRoute | undefined;
       version: string | undefined;
       baseUrl: string;
       fail: (error: A2AError, headers?: HeaderInit) => Promise<Response>;
     },
   ): Promise<Response> {
-    const { isJsonRpc, restMatch, v03Match, version, baseUrl, fail } = matched;
+    const { isJsonRpc, restMatch, v03Match, dialectRoute, version, baseUrl, fail } = matched;
     try {
-      checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : v03Match ? 'rest-v0.3' : 'rest');
+      // Dialects and the v0.2 card have no A2A-Version of their own to check.
+      if (!dialectRoute) checkServedVersion(version, policy, isJsonRpc ? 'jsonrpc' : v03Match ? 'rest-v0.3' : 'rest');
       if (isJsonRpc && !isJsonContentType(request.headers.get('content-type'))) {
         throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
       }
@@ -345,9 +373,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl), telemetry };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
       const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = settings;
-      const versions = versionRouter?.(version);
+      const versions = dialectRpc
+        ? chainJsonRpcRouters([dialectRpc, versionRouter?.(version)])
+        : versionRouter?.(version);
       const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
       if (v03Match) return await serveV03Rest(request, url, v03Match, env, routeSettings);
+      if (dialectRoute) return await dialectRoute.serve(request, url, env, routeSettings);
       return isJsonRpc
         ? await serveJsonRpc(request, env, routeSettings)
         : await serveRest(

@@ -106,9 +106,25 @@ export async function serveJsonRpc(
     const call = parseJsonRpc(await readJsonBody(request, settings.maxBodyBytes), settings.maxJsonDepth);
     id = call.id;
     env.telemetry?.method(call.method);
-    // Older wires (v0.3/v0.2/v0.1, compat/) answer here; `undefined` means the call is read as v1.0.
+    // Older wires (v0.3/v0.2/v0.1, compat/) and dialects answer here; `undefined` means the call is read as v1.0.
     const routed = await settings.versions?.(call, env, settings);
     if (routed) return routed;
+    return await serveJsonRpcCall(call, env, settings);
+  } catch (error) {
+    const a2a = toA2AError(error);
+    if (a2a.type === 'Internal') settings.onError(error);
+    return jsonRpcErrorResponse(id ?? errorId(error), a2a, settings.headers);
+  }
+}
+
+/** Runs a parsed call as the v1.0 method it names (dialects hand over their calls translated). Never throws. */
+export async function serveJsonRpcCall(
+  call: JsonRpcCall,
+  env: OperationEnv,
+  settings: JsonRpcSettings,
+): Promise<Response> {
+  const { id } = call;
+  try {
     const operation = (OPERATIONS as Record<string, Operation>)[call.method];
     if (!operation || !Object.hasOwn(OPERATIONS, call.method)) {
       const near = similarMethod(call.method);
@@ -133,7 +149,7 @@ export async function serveJsonRpc(
     env.telemetry?.fail(error);
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
-    return jsonRpcErrorResponse(id ?? errorId(error), a2a, settings.headers);
+    return jsonRpcErrorResponse(id, a2a, settings.headers);
   }
 }
 
