@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createA2AHandler } from '@a2a/core';
+import { createA2AHandler, type DialectName } from '@a2a/core';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goldenCard, goldenExecutor } from './golden-agent.js';
@@ -23,8 +23,29 @@ interface GoldenFile {
   file: string;
   title: string;
   source: string;
+  /** A wire version, or the dialect the file speaks. */
   version: string;
+  /** How the handler is made for this file (default: plain, as createA2AHandler's defaults). */
+  handler?: GoldenHandler;
   steps: Step[];
+}
+interface GoldenHandler {
+  dialects?: DialectName[];
+  /** Declare an extended card (served to authenticated callers as 'Golden agent (extended)'). */
+  extendedAgentCard?: boolean;
+}
+
+function goldenHandler(options: GoldenHandler = {}) {
+  const extended = options.extendedAgentCard === true;
+  return createA2AHandler({
+    agentCard: extended
+      ? { ...goldenCard, capabilities: { ...goldenCard.capabilities, extendedAgentCard: true } }
+      : goldenCard,
+    ...(extended && { extendedAgentCard: { ...goldenCard, name: 'Golden agent (extended)' } }),
+    executor: goldenExecutor,
+    onError: () => {},
+    ...(options.dialects && { dialects: options.dialects }),
+  });
 }
 
 const dir = new URL('../golden/', import.meta.url);
@@ -54,16 +75,13 @@ class Placeholders {
   constructor(private readonly base: string) {}
 
   normalize(value: unknown): unknown {
+    // Every id is named first, so an id quoted inside a string before it stands alone (`<id>:reply`) is named too.
+    mapStrings(value, (text) => {
+      if (UUID.test(text) && !this.byValue.has(text)) this.name(text);
+      return text;
+    });
     return mapStrings(value, (text) => {
-      if (UUID.test(text)) {
-        let name = this.byValue.get(text);
-        if (!name) {
-          name = `<id:${this.byValue.size + 1}>`;
-          this.byValue.set(text, name);
-          this.byName.set(name, text);
-        }
-        return name;
-      }
+      if (UUID.test(text)) return this.byValue.get(text) ?? this.name(text);
       if (TIMESTAMP.test(text)) return '<timestamp>';
       let out = text.split(this.base).join('<origin>');
       for (const [id, name] of this.byValue) out = out.split(id).join(name);
@@ -71,9 +89,21 @@ class Placeholders {
     });
   }
 
-  /** Fills placeholders of earlier responses into a request. */
+  private name(id: string): string {
+    const name = `<id:${this.byValue.size + 1}>`;
+    this.byValue.set(id, name);
+    this.byName.set(name, id);
+    return name;
+  }
+
+  /** Fills placeholders of earlier responses into a request (its body or its path). */
   fill(value: unknown): unknown {
-    return mapStrings(value, (text) => this.byName.get(text) ?? text.split('<origin>').join(this.base));
+    return mapStrings(value, (text) =>
+      text
+        .split('<origin>')
+        .join(this.base)
+        .replace(/<id:\d+>/g, (name) => this.byName.get(name) ?? name),
+    );
   }
 }
 
@@ -89,7 +119,9 @@ export function defineGoldenWireCases(harness: AdapterHarness): void {
   const record = process.env.GOLDEN_RECORD === '1';
 
   it('has golden files for every wire version', () => {
-    expect(new Set(files.map((f) => f.version))).toEqual(new Set(['0.1', '0.3', '1.0']));
+    expect(new Set(files.map((f) => f.version))).toEqual(
+      new Set(['0.1', '0.2', '0.3', '1.0', 'paraphrase', 'sessions']),
+    );
   });
 
   for (const [mountPath, bodyParser] of [
@@ -97,27 +129,34 @@ export function defineGoldenWireCases(harness: AdapterHarness): void {
     ['/a2a', true],
   ] as const) {
     describe(`golden wire traffic, mount '${mountPath || '/'}', body parser ${bodyParser ? 'on' : 'off'}`, () => {
-      let server: StartedServer | undefined;
-      let base = '';
+      // One server per handler configuration the files ask for.
+      const servers = new Map<string, StartedServer>();
+      const bases = new Map<string, string>();
+      const configKey = (golden: GoldenFile) => JSON.stringify(golden.handler ?? {});
       beforeAll(async () => {
-        const a2a = createA2AHandler({ agentCard: goldenCard, executor: goldenExecutor, onError: () => {} });
-        server = await harness.start(a2a, {
-          mountPath,
-          bodyParser,
-          compression: false,
-          contextFromHeader: true,
-          trustProxy: true,
-        });
-        base = `${server.baseUrl.replace(/\/$/, '')}${mountPath}`;
+        for (const golden of files) {
+          const key = configKey(golden);
+          if (servers.has(key)) continue;
+          const server = await harness.start(goldenHandler(golden.handler), {
+            mountPath,
+            bodyParser,
+            compression: false,
+            contextFromHeader: true,
+            trustProxy: true,
+          });
+          servers.set(key, server);
+          bases.set(key, `${server.baseUrl.replace(/\/$/, '')}${mountPath}`);
+        }
       });
-      afterAll(() => server?.close());
+      afterAll(() => Promise.all([...servers.values()].map((server) => server.close())));
 
       for (const golden of files) {
         it(`${golden.version}: ${golden.title} (${golden.file})`, async () => {
+          const base = bases.get(configKey(golden)) ?? '';
           const names = new Placeholders(base);
           for (const step of golden.steps) {
             const http = step.http ?? { method: 'POST', path: '/' };
-            const response = await fetch(`${base}${http.path}`, {
+            const response = await fetch(`${base}${names.fill(http.path) as string}`, {
               method: http.method,
               headers: {
                 ...(step.request !== undefined && { 'content-type': 'application/json' }),

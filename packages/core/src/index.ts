@@ -11,6 +11,7 @@ export {
   verifyAgentCard,
 } from './card/card-signing.js';
 export type { CardSigningOptions, CardVariant } from './card/versioned-card-routes.js';
+export type { DialectName } from './compat/dialects/dialect.js';
 export { SERVED_VERSIONS, type VersionPolicy } from './compat/negotiate.js';
 export type { LegacyVersion } from './compat/shape.js';
 export {

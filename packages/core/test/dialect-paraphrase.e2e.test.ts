@@ -21,13 +21,20 @@ afterAll(async () => {
 
 const paraphraseMessage = (text: string) => ({
   role: 'user',
-  parts: [{ text }, { structuredData: { n: 1 } }, { file: { uri: 'https://example.com/a.txt' }, mimeType: 'text/plain' }],
+  parts: [
+    { text },
+    { structuredData: { n: 1 } },
+    { file: { uri: 'https://example.com/a.txt' }, mimeType: 'text/plain' },
+  ],
   messageId: crypto.randomUUID(),
 });
 
 describe('paraphrase dialect', () => {
   it('serves A2A.-prefixed JSON-RPC methods with the paraphrase params', async () => {
-    const sent = await on.rpc('A2A.SendMessage', { message: paraphraseMessage('hi'), configuration: { blocking: true } });
+    const sent = await on.rpc('A2A.SendMessage', {
+      message: paraphraseMessage('hi'),
+      configuration: { blocking: true },
+    });
     const task = sent.body.result.task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.history[0].parts).toEqual([
@@ -54,7 +61,10 @@ describe('paraphrase dialect', () => {
 
     const created = await on.rest('POST', `/tasks/${id}/notifications`, {
       configId: 'c1',
-      pushNotificationConfig: { url: 'https://hooks.example.com/a2a', authentication: { scheme: 'Bearer', value: 't' } },
+      pushNotificationConfig: {
+        url: 'https://hooks.example.com/a2a',
+        authentication: { scheme: 'Bearer', value: 't' },
+      },
     });
     expect(created.body).toMatchObject({ id: 'c1', taskId: id, url: 'https://hooks.example.com/a2a' });
     expect((await on.rest('GET', `/tasks/${id}/notifications/c1`)).body.id).toBe('c1');
@@ -136,7 +146,9 @@ describe('v0.2 authenticatedExtendedCard over HTTP GET', () => {
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="a2a"');
     const denied = await secured.rest('GET', '/agent/authenticatedExtendedCard', undefined, { 'x-user': 'mallory' });
     expect(denied.status).toBe(403);
-    expect((await secured.rest('POST', '/agent/authenticatedExtendedCard', {}, { 'x-user': 'alice' })).status).toBe(405);
+    expect((await secured.rest('POST', '/agent/authenticatedExtendedCard', {}, { 'x-user': 'alice' })).status).toBe(
+      405,
+    );
     // Not declared: not a route.
     expect((await off.rest('GET', '/agent/authenticatedExtendedCard')).status).toBe(404);
   });

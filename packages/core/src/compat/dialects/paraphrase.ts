@@ -16,11 +16,14 @@ import { readObjectBody } from './read-body.js';
 // operation, snake_case query parameters accepted there too) and stay with the v1.0 binding.
 
 const PREFIX = 'A2A.';
+/** The paraphrase's operations table spells this one in the singular. */
+const ALIASES: Record<string, string> = { ListTaskPushNotificationConfig: 'ListTaskPushNotificationConfigs' };
 
 /** `A2A.SendMessage` → the v1.0 SendMessage call with the paraphrase's params rewritten. */
 const jsonRpc: JsonRpcVersionRouter = async (call, env, settings) => {
   if (!call.method.startsWith(PREFIX)) return undefined;
-  const name = call.method.slice(PREFIX.length);
+  const given = call.method.slice(PREFIX.length);
+  const name = Object.hasOwn(ALIASES, given) ? (ALIASES[given] as string) : given;
   if (!Object.hasOwn(OPERATIONS, name)) throw new A2AError('MethodNotFound', `Method not found: ${call.method}`);
   const operation = name as OperationName;
   return serveJsonRpcCall(

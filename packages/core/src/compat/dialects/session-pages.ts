@@ -1,7 +1,7 @@
 import { SessionsError } from './sessions-errors.js';
 
-// `GET /sessions/{id}/messages` pages: `limit` (1..100, default 50) and an opaque `cursor` naming the message a page
-// starts after (next_cursor) or ends before (prev_cursor), so pages hold still while the session grows.
+// `GET /sessions/{id}/messages` pages: `limit` (1..100, default 50) and a `cursor` naming the message a page starts
+// after (next_cursor) or ends before (prev_cursor), so pages hold still while the session grows.
 
 export const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -11,18 +11,13 @@ interface Cursor {
   before?: string;
 }
 
-const encode = (cursor: Cursor): string => {
-  const text = cursor.after !== undefined ? `a:${cursor.after}` : `b:${cursor.before ?? ''}`;
-  return btoa(encodeURIComponent(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-};
+// Readable (`after:<id>`), yet opaque to clients: only a message of the session is accepted.
+const encode = (cursor: Cursor): string =>
+  cursor.after !== undefined ? `after:${cursor.after}` : `before:${cursor.before ?? ''}`;
 
 function decode(token: string): Cursor {
-  try {
-    const text = decodeURIComponent(atob(token.replace(/-/g, '+').replace(/_/g, '/')));
-    const id = text.slice(2);
-    if (text.startsWith('a:')) return { after: id };
-    if (text.startsWith('b:')) return { before: id };
-  } catch {}
+  if (token.startsWith('after:')) return { after: token.slice('after:'.length) };
+  if (token.startsWith('before:')) return { before: token.slice('before:'.length) };
   throw invalidCursor();
 }
 
