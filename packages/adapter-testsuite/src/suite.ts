@@ -2,6 +2,7 @@ import { ClientFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineBadInputCases } from './bad-input.js';
 import { type Client, client, eventually, read, sse, userMessage, within } from './client.js';
+import { defineDialectBadInputCases } from './dialect-bad-input.js';
 import { createFixture, FIXTURE_MAX_BODY, type Fixture, SECURED_CARD } from './fixture.js';
 import { defineGoldenWireCases } from './golden.js';
 import type { AdapterHarness, HarnessStartOptions, StartedServer } from './harness.js';
@@ -75,6 +76,7 @@ export function defineAdapterConformanceSuite(harness: AdapterHarness): void {
     });
     defineGoldenWireCases(harness);
     defineBadInputCases(harness);
+    defineDialectBadInputCases(harness);
   });
 }
 
