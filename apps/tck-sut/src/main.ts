@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { DialectName } from '@a2a/core';
 import { startTelemetryFromEnv } from '@a2a/demo-agent/telemetry';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { ADAPTERS, type AdapterName, startSut } from './server.js';
@@ -23,6 +24,11 @@ const headerlessCard = (flag('headerless-card') ?? process.env.TCK_HEADERLESS_CA
 const grpcFlag = flag('grpc-port') ?? process.env.GRPC_PORT;
 const grpcPort = grpcFlag === undefined || grpcFlag === '' ? undefined : Number(grpcFlag);
 const grpcV100Codes = (flag('grpc-v100-codes') ?? process.env.TCK_GRPC_V100_CODES) === '1';
+// A2A_DIALECTS=sessions,paraphrase (or --dialects ...): unknown names stop the server at setup.
+const dialects = (flag('dialects') ?? process.env.A2A_DIALECTS ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean) as DialectName[];
 // Traces and metrics when OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER ask for them (e.g. `=console`).
 const stopTelemetry = await startTelemetryFromEnv('a2a-tck-sut');
 const storage = await createTaskStoreFromEnv();
@@ -36,6 +42,7 @@ const sut = await startSut({
   acceptAnyInputMode,
   grpcPort,
   grpcV100Codes,
+  dialects,
   storage,
   shutdownTimeoutMs: Number(process.env.A2A_SHUTDOWN_TIMEOUT_MS ?? 25_000),
 });

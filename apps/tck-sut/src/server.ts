@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler } from '@a2a/core';
+import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler, type DialectName } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
 import { a2aFastify } from '@a2a/fastify';
@@ -43,6 +43,8 @@ export interface SutOptions extends TckAgentOptions {
    * checks for a successful answer (its requirement names the error but sets no expected error).
    */
   acceptAnyInputMode?: boolean;
+  /** Opt-in dialects (`A2A_DIALECTS=sessions,paraphrase`); none by default. */
+  dialects?: DialectName[];
   /** Storage, e.g. from `createTaskStoreFromEnv()`; in-memory by default. */
   storage?: Pick<A2AHandlerOptions, 'taskStore' | 'coordinator'>;
   /** Also serve the gRPC binding on this port of `host` (0: a free one), listed in the card. Default: no gRPC. */
@@ -93,6 +95,7 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     acceptAnyInputMode: options.acceptAnyInputMode ?? false,
     // The v0.3 kit's REST stream reader looks for bare kind-tagged objects (its resubscribe test needs the task id).
     v03RestStreamFrames: 'json',
+    ...(options.dialects?.length && { dialects: options.dialects }),
     ...options.storage,
   });
   return { a2a, close: async () => sender.close() };
