@@ -153,3 +153,34 @@ describe('v0.2 authenticatedExtendedCard over HTTP GET', () => {
     expect((await off.rest('GET', '/agent/authenticatedExtendedCard')).status).toBe(404);
   });
 });
+
+describe('dialects next to the versions on by default', () => {
+  let both: TestServer;
+  beforeAll(async () => {
+    both = await startServer({ agentCard, executor: fixture.executor, dialects: ['sessions', 'paraphrase'] });
+  });
+  afterAll(() => both.close());
+
+  it('leaves every v1.0 and v0.3 route as it was, tenants called `sessions` or `tasks` included', async () => {
+    const message = (text: string) => ({
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+    });
+    const sent = await both.rest('POST', '/message:send', message('v1'));
+    const id = sent.body.task.id;
+    expect((await both.rest('GET', `/tasks/${id}`)).body.id).toBe(id);
+    expect((await both.rest('POST', `/tasks/${id}:cancel`, {})).status).toBe(400);
+    expect((await both.rest('GET', '/extendedAgentCard')).status).toBe(400);
+    expect((await both.rest('GET', `/v1/tasks/${id}`)).body.id).toBe(id);
+    // Tenant-prefixed v1.0 routes whose tenant looks like a dialect path.
+    const inTenant = await both.rest('POST', '/sessions/message:send', message('tenant'));
+    expect(inTenant.status).toBe(200);
+    const tenantTask = inTenant.body.task.id;
+    expect((await both.rest('GET', '/sessions/tasks')).body.tasks.map((t: { id: string }) => t.id)).toEqual([
+      tenantTask,
+    ]);
+    expect((await both.rest('GET', `/tasks/tasks/${tenantTask}`)).status).toBe(404); // tenant `tasks`: not its task
+    expect((await both.rest('GET', `/sessions/tasks/${tenantTask}`)).body.id).toBe(tenantTask);
+    // A method v1.0 does not serve on its path goes to the dialect that does.
+    expect((await both.rest('DELETE', `/tasks/${id}`)).body.code).toBe(-32002);
+  });
+});

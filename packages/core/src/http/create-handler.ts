@@ -291,12 +291,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       return cards.serve(request, baseUrl, 'superset');
     }
     const v03Match = v03Rest ? matchV03Rest(method, restRelative) : undefined;
-    // Dialect paths come before the v1.0 ones they could be read as (`/tasks/{id}/stream` as tenant `tasks`).
+    const restCandidate = onRest && !v03Match ? matchRest(method, restRelative) : undefined;
+    // What v1.0 serves stays v1.0's (a tenant called `sessions` keeps `/sessions/message:send`); dialects and the v0.2
+    // card take the rest of their paths, answering there instead of v1.0's 405 (`DELETE /tasks/{id}`).
+    const v1Serves = restCandidate !== undefined && !('allowed' in restCandidate);
     const dialectRoute: DialectRoute | undefined =
-      isJsonRpc || v03Match || method === 'OPTIONS'
+      isJsonRpc || v03Match || v1Serves || method === 'OPTIONS'
         ? undefined
         : (v02Card?.match?.(method, path) ?? (onRest ? matchDialects(dialects, method, restRelative) : undefined));
-    const restMatch = onRest && !v03Match && !dialectRoute ? matchRest(method, restRelative) : undefined;
+    const restMatch = dialectRoute ? undefined : restCandidate;
     if (!isJsonRpc && !restMatch && !v03Match && !dialectRoute) return undefined;
     if (restMatch && 'allowed' in restMatch) {
       return statusErrorResponse(
