@@ -157,3 +157,20 @@ describe('sessions dialect', () => {
     expect(method.headers.get('allow')).toBe('GET, DELETE');
   });
 });
+
+describe('sessions dialect on shutdown', () => {
+  it("close() ends the open session streams and refuses new ones (503 in the dialect's shape)", async () => {
+    const t = await startServer({ agentCard: card, executor, dialects: ['sessions'] });
+    try {
+      const id = (await t.rest('POST', '/sessions')).body.session.id;
+      const events = sseReader(await fetch(`${t.url}/sessions/${id}/stream`));
+      await t.a2a.close({ timeoutMs: 100 });
+      expect(await events.next()).toBeUndefined(); // ended cleanly
+      const refused = await t.rest('GET', `/sessions/${id}/stream`);
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.code).toBe('unavailable');
+    } finally {
+      await t.close();
+    }
+  });
+});

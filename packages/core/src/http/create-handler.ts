@@ -422,7 +422,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       };
     },
     mount,
-    close: (closeOptions) => engine.close(closeOptions),
+    close: (closeOptions) => {
+      for (const dialect of dialects) dialect.close?.();
+      return engine.close(closeOptions);
+    },
   };
 }
 

@@ -28,6 +28,8 @@ export interface Dialect {
   match?(method: string, path: string): DialectRoute | undefined;
   /** JSON-RPC calls the dialect answers (`undefined`: not one of its methods). */
   jsonRpc?: JsonRpcVersionRouter;
+  /** Graceful shutdown (the handler's `close()`): open streams of the dialect's own end, new ones are refused. */
+  close?(): void;
 }
 
 /** Checks the `dialects` option at setup: an array of known names, each once. */

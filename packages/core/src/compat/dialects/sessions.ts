@@ -69,6 +69,9 @@ interface Route {
 
 export function sessionsDialect(): Dialect {
   const feed = new SessionFeed();
+  /** Open streams, ended by `close()` (as the engine ends its own), so the HTTP server can close. */
+  const open = new Set<AsyncQueue<FeedItem>>();
+  let closed = false;
   const feedKey = (env: OperationEnv, id: string) => `${ownerOf(env.call)}\u0000${id}`;
   const ROUTES: Route[] = [
     { pattern: /^\/card$/, methods: { GET: card } },
@@ -162,11 +165,16 @@ export function sessionsDialect(): Dialect {
    */
   async function stream(request: Request, _u: RequestUrl, env: OperationEnv, settings: DialectSettings, id: string) {
     const store = env.handler.store;
+    if (closed) throw new A2AError('Unavailable', 'The server is shutting down; retry on another instance');
     if (!(await loadSession(store, env.call, id))) throw sessionNotFound(id);
     // Subscribed before reading, so nothing produced meanwhile is missed (duplicates are dropped by id).
     let unsubscribe = () => {};
-    const queue = new AsyncQueue<FeedItem>(() => unsubscribe());
+    const queue = new AsyncQueue<FeedItem>(() => {
+      unsubscribe();
+      open.delete(queue);
+    });
     unsubscribe = feed.subscribe(feedKey(env, id), (item) => queue.push(item));
+    open.add(queue);
     try {
       const messages = await messagesOf(env, id);
       const after = request.headers.get('last-event-id');
@@ -244,7 +252,13 @@ export function sessionsDialect(): Dialect {
     return undefined;
   }
 
-  return { match };
+  return {
+    match,
+    close() {
+      closed = true;
+      for (const queue of open) queue.end();
+    },
+  };
 }
 
 const fail = (error: A2AError | SessionsError, headers: Record<string, string>) =>
