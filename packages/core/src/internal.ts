@@ -45,4 +45,6 @@ export { OPERATIONS, type Operation, type OperationEnv, type OperationName } fro
 export { ownerOf } from './server/request-handler.js';
 export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
 export { BoundedCache, type BoundedCacheOptions } from './store/bounded-cache.js';
+export { startBindingTelemetry } from './telemetry/binding-telemetry.js';
+export type { RequestTelemetryHandle } from './telemetry/operation-telemetry.js';
 export { instrumentStore } from './telemetry/store-span.js';

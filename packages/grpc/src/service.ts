@@ -13,6 +13,8 @@ import {
   type OperationEnv,
   type OperationName,
   parseParams,
+  type RequestTelemetryHandle,
+  startBindingTelemetry,
   tenantScoped,
   toA2AError,
 } from '@a2a/core/internal';
@@ -97,7 +99,12 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
   }
 
   /** The checks every call passes, in the HTTP bindings' order: version, caller, request, then the env to run in. */
-  async function prepare(call: Unary | Stream, operation: Operation, signal: AbortSignal) {
+  async function prepare(
+    call: Unary | Stream,
+    operation: Operation,
+    signal: AbortSignal,
+    telemetry: RequestTelemetryHandle | undefined,
+  ) {
     checkVersion(call.metadata);
     const context = options.context ? await options.context(call.metadata, call) : undefined;
     authorize(engine.agentCard, context?.user);
@@ -111,19 +118,28 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
       call.sendMetadata(activated);
     }
     const callContext: CallContext = { user: context?.user, tenant: context?.tenant, extensions, signal };
-    return { params, env: tenantScoped({ handler: engine, call: callContext, publishCard }, params) };
+    return { params, env: tenantScoped({ handler: engine, call: callContext, publishCard, telemetry }, params) };
   }
 
   function unary(method: DescMethod, operation: Operation) {
     return (call: Unary, callback: (error: ServerErrorResponse | null, value?: Uint8Array) => void) => {
       const controller = new AbortController();
       call.on('cancelled', () => controller.abort()); // the client went away or its deadline passed
-      (async () => {
-        const { params, env } = await prepare(call, operation, controller.signal);
+      const telemetry = startTelemetry(call, method);
+      const work = async () => {
+        const { params, env } = await prepare(call, operation, controller.signal, telemetry);
         return encodeResponse(method, await (operation.run(params, env) as Promise<unknown>));
-      })().then(
-        (bytes) => callback(null, bytes),
-        (error: unknown) => callback(toStatus(error)),
+      };
+      (telemetry ? telemetry.run(work) : work()).then(
+        (bytes) => {
+          telemetry?.finish(undefined);
+          callback(null, bytes);
+        },
+        (error: unknown) => {
+          telemetry?.fail(error);
+          telemetry?.finish(undefined);
+          callback(toStatus(error));
+        },
       );
     };
   }
@@ -134,14 +150,22 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
       // A client cancel (or its deadline) ends this stream only: the engine's subscription ends, the task runs on.
       call.on('cancelled', () => controller.abort());
       openStreams.set(call, controller);
-      void serveStream(call, method, operation, controller.signal).finally(() => openStreams.delete(call));
+      const telemetry = startTelemetry(call, method);
+      const serve = () => serveStream(call, method, operation, controller.signal, telemetry);
+      void (telemetry ? telemetry.run(serve) : serve()).finally(() => openStreams.delete(call));
     };
   }
 
-  async function serveStream(call: Stream, method: DescMethod, operation: Operation, signal: AbortSignal) {
+  async function serveStream(
+    call: Stream,
+    method: DescMethod,
+    operation: Operation,
+    signal: AbortSignal,
+    telemetry: RequestTelemetryHandle | undefined,
+  ) {
     let events: AsyncGenerator<unknown> | undefined;
     try {
-      const { params, env } = await prepare(call, operation, signal);
+      const { params, env } = await prepare(call, operation, signal, telemetry);
       events = operation.run(params, env) as AsyncGenerator<unknown>;
       while (!signal.aborted) {
         const next = await events.next();
@@ -151,9 +175,11 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
       }
       if (!signal.aborted) call.end();
     } catch (error) {
+      telemetry?.fail(error);
       if (!signal.aborted) call.emit('error', toStatus(error));
     } finally {
       await events?.return(undefined);
+      telemetry?.finish(undefined); // ends the span of a call that failed before its stream began
     }
   }
 
@@ -188,6 +214,26 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
       }
     },
   };
+}
+
+/** The call's server span and metrics (`undefined` without an OpenTelemetry SDK), continuing a `traceparent` in metadata. */
+function startTelemetry(call: A2AGrpcCall, method: DescMethod): RequestTelemetryHandle | undefined {
+  const headers = new Headers();
+  for (const key of ['traceparent', 'tracestate']) {
+    const value = call.metadata.get(key)[0];
+    try {
+      if (typeof value === 'string') headers.set(key, value);
+    } catch {
+      // not a header value Fetch accepts: no parent trace
+    }
+  }
+  return startBindingTelemetry({
+    binding: 'GRPC',
+    version: metadataList(call.metadata, 'a2a-version')[0],
+    tenant: undefined,
+    headers,
+    path: `/${A2AService.typeName}/${method.name}`,
+  });
 }
 
 /** Resolves when the stream can take more, or when the call ended. */

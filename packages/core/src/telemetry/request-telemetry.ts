@@ -2,23 +2,8 @@ import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { isA2AError, toA2AError } from '../errors.js';
 import type { StreamResponse } from '../schemas/task.js';
 import { ATTR, RPC_SERVICE } from './attributes.js';
-import type { OperationTelemetry } from './operation-telemetry.js';
+import type { RequestTelemetryHandle, RequestTelemetryInit } from './operation-telemetry.js';
 import { secondsSince, type Telemetry, telemetry } from './telemetry.js';
-
-export type A2ABinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
-
-export interface RequestTelemetryInit {
-  binding: A2ABinding;
-  /** The requested protocol version (`A2A-Version`), when the caller named one. */
-  version: string | undefined;
-  tenant: string | undefined;
-  /** Incoming headers, for `traceparent`. */
-  headers?: Headers | undefined;
-  httpMethod?: string | undefined;
-  path?: string | undefined;
-  /** `scheme://host[:port]` the request was sent to. */
-  origin?: string | undefined;
-}
 
 type Ids = { taskId?: unknown; contextId?: unknown };
 
@@ -27,7 +12,7 @@ type Ids = { taskId?: unknown; contextId?: unknown };
  * ({@link startRequestTelemetry} returns `undefined` otherwise, and every hook is behind `env.telemetry?.`). The
  * bindings name the operation once they know it; unary calls end with the response, streams when they end.
  */
-export class RequestTelemetry implements OperationTelemetry {
+export class RequestTelemetry implements RequestTelemetryHandle {
   readonly context: Context | undefined;
   private readonly span: Span | undefined;
   private readonly start = performance.now();
