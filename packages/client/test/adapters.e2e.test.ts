@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { isA2AError, type StreamResponse } from '@a2a/core';
+import { isA2AError } from '@a2a/core';
 import { a2aExpress } from '@a2a/express';
 import { a2aHapi } from '@a2a/hapi';
 import { a2aKoa } from '@a2a/koa';
@@ -9,7 +9,7 @@ import express from 'express';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, type ProtocolBinding } from '../src/index.js';
-import { type Agent, bearerCaller, listening, type Mount, startAgent, userMessage } from './agent.js';
+import { type Agent, bearerCaller, listening, type Mount, startAgent, stateOf, userMessage } from './agent.js';
 import { cuttingFetch } from './cutting-fetch.js';
 
 /** Each framework with its usual body parser in front; `path` is where the client is pointed. */
@@ -71,15 +71,6 @@ afterEach(async () => {
   await agent?.close();
   agent = undefined;
 });
-
-const stateOf = (e: StreamResponse) =>
-  'task' in e
-    ? `task ${e.task.status.state}`
-    : 'statusUpdate' in e
-      ? `status ${e.statusUpdate.status.state}`
-      : 'artifactUpdate' in e
-        ? `artifact ${(e.artifactUpdate.artifact.parts[0] as { text: string }).text}`
-        : 'message';
 
 describe.each(Object.entries(mounts))('the client against our server on %s', (_name, { mount, basePath, path }) => {
   describe.each<ProtocolBinding>(['JSONRPC', 'HTTP+JSON'])('over %s', (binding) => {

@@ -5,6 +5,7 @@ import {
   type AgentContext,
   type AgentExecutor,
   createA2AHandler,
+  type StreamResponse,
 } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 
@@ -146,3 +147,13 @@ export const userMessage = (text: string, extra: Record<string, unknown> = {}) =
   parts: [{ text }],
   ...extra,
 });
+
+/** One line per stream event (its kind and state, or an artifact chunk's text), for comparing event sequences. */
+export const stateOf = (e: StreamResponse) =>
+  'task' in e
+    ? `task ${e.task.status.state}`
+    : 'statusUpdate' in e
+      ? `status ${e.statusUpdate.status.state}`
+      : 'artifactUpdate' in e
+        ? `artifact ${(e.artifactUpdate.artifact.parts[0] as { text: string }).text}`
+        : 'message';

@@ -1,7 +1,7 @@
-import { isA2AError, type StreamResponse } from '@a2a/core';
+import { isA2AError } from '@a2a/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, type ProtocolBinding } from '../src/index.js';
-import { userMessage } from './agent.js';
+import { stateOf, userMessage } from './agent.js';
 import { startSdkAgent } from './sdk-agent.js';
 
 let sdk: Awaited<ReturnType<typeof startSdkAgent>> | undefined;
@@ -9,15 +9,6 @@ afterEach(async () => {
   await sdk?.close();
   sdk = undefined;
 });
-
-const stateOf = (e: StreamResponse) =>
-  'task' in e
-    ? `task ${e.task.status.state}`
-    : 'statusUpdate' in e
-      ? `status ${e.statusUpdate.status.state}`
-      : 'artifactUpdate' in e
-        ? `artifact ${(e.artifactUpdate.artifact.parts[0] as { text: string }).text}`
-        : 'message';
 
 describe.each<ProtocolBinding>(['JSONRPC', 'HTTP+JSON'])(
   'the client against the official SDK server over %s',

@@ -1,23 +1,14 @@
-import { createPushSender, isA2AError, type StreamResponse } from '@a2a/core';
+import { createPushSender, isA2AError } from '@a2a/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient } from '../src/index.js';
 import { v03 } from '../src/v03.js';
-import { type Agent, card, startAgent, userMessage } from './agent.js';
+import { type Agent, card, startAgent, stateOf, userMessage } from './agent.js';
 
 let agent: Agent | undefined;
 afterEach(async () => {
   await agent?.close();
   agent = undefined;
 });
-
-const stateOf = (e: StreamResponse) =>
-  'task' in e
-    ? `task ${e.task.status.state}`
-    : 'statusUpdate' in e
-      ? `status ${e.statusUpdate.status.state}`
-      : 'artifactUpdate' in e
-        ? `artifact ${(e.artifactUpdate.artifact.parts[0] as { text: string }).text}`
-        : 'message';
 
 describe('the client speaking A2A 0.3 JSON-RPC (@a2a/client/v03) to our server', () => {
   it('uses the card’s 0.3 interface and sends A2A-Version: 0.3; results are v1.0 objects', async () => {
