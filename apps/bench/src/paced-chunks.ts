@@ -21,12 +21,22 @@ export function parseChunkPlan(messageId: string): ChunkPlan | undefined {
   return { count, intervalMs };
 }
 
-/** When a chunk was published: `chunk <i> t=<ms since the epoch, fractional>` (the client measures delivery). */
+/**
+ * A chunk's text: `chunk <i> s=<scheduled> t=<published>`, both in ms since the epoch (fractional). The client
+ * measures delivery from either: from `t` (publish → client) and from `s` (the agent's schedule → client: what a
+ * saturated server adds by running the agent's timers late).
+ */
 export const publishTime = (): number => performance.timeOrigin + performance.now();
+export const chunkText = (index: number, scheduled: number, at: number): string =>
+  `chunk ${index} s=${scheduled.toFixed(3)} t=${at.toFixed(3)}`;
 const TIME = / t=([\d.]+)$/;
-export const chunkText = (index: number, at: number): string => `chunk ${index} t=${at.toFixed(3)}`;
+const SCHEDULED = / s=([\d.]+) /;
 export function chunkSentAt(text: string): number | undefined {
   const match = TIME.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+export function chunkScheduledAt(text: string): number | undefined {
+  const match = SCHEDULED.exec(text);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -39,11 +49,12 @@ export async function streamChunks(ctx: AgentContext, plan: ChunkPlan, wait = pa
   const start = performance.now();
   for (let i = 0; i < plan.count; i++) {
     if (ctx.signal.aborted) return;
-    await wait(start + (i + 1) * plan.intervalMs - performance.now());
+    const due = start + (i + 1) * plan.intervalMs;
+    await wait(due - performance.now());
     await ctx.artifact({
       artifactId: 'chunks',
       name: 'chunks',
-      text: chunkText(i, publishTime()),
+      text: chunkText(i, performance.timeOrigin + due, publishTime()),
       append: i > 0,
       lastChunk: i === plan.count - 1,
     });

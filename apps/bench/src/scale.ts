@@ -1,8 +1,11 @@
 // Scale scenarios (`pnpm --dir apps/bench scale -- --scenario <streams|cross|idle> [options]`), each on fresh bench
 // servers (dist/main.js, --expose-gc) driven from this process:
 // - streams: `--streams 2000` concurrent SSE streams (SendStreamingMessage, messageId bench-chunks-<chunks>-<interval>,
-//   default 100 chunks every 100 ms): delivery latency publish→client p50/p99, server heap and RSS per open stream
-//   (after GC, all streams open, minus the idle server), server CPU per event, streams that did not end COMPLETED;
+//   default 100 chunks every 100 ms): delivery latency publish→client p50/p99 (`latencyMs`) and schedule→client
+//   (`lagMs`: adds how late a busy server ran the agent), request→first event (`firstEventMs`), server CPU per event,
+//   streams that did not end COMPLETED;
+//   then the same load again for server heap and RSS per open stream (after GC, all streams open, minus the idle
+//   server);
 // - cross: two instances on one PostgreSQL (A2A_DATABASE_URL required): each task is started on A (returnImmediately)
 //   and followed on B (SubscribeToTask); latency publish on A → client of B, under `--streams` such tasks;
 // - idle: `--tasks 10000` tasks left INPUT_REQUIRED (text `input-required`): server heap per waiting task.
@@ -14,7 +17,7 @@ import { Agent, request } from 'node:http';
 import { cpus, hostname, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { numberArg, parseArgs } from './args.js';
-import { chunkSentAt } from './paced-chunks.js';
+import { chunkScheduledAt, chunkSentAt } from './paced-chunks.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'streams';
@@ -38,7 +41,16 @@ interface Server {
 async function startServer(port: number, env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(
     process.execPath,
-    ['--expose-gc', `${dist}main.js`, '--adapter', adapter, '--port', String(port)],
+    [
+      '--expose-gc',
+      // e.g. BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (docs/performance.md, "Scale")
+      ...(process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+      `${dist}main.js`,
+      '--adapter',
+      adapter,
+      '--port',
+      String(port),
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ...env },
@@ -126,6 +138,8 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
   return (Number(stat[11]) + Number(stat[12])) / 100; // utime + stime, in clock ticks (100/s)
 }
 
+const perStreamKB = (loaded: number | undefined, idle: number | undefined) =>
+  loaded === undefined || idle === undefined ? null : Number(((loaded - idle) / streams / 1024).toFixed(1));
 const message = (messageId: string, text = 'hi') => ({ messageId, role: 'ROLE_USER', parts: [{ text }] });
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1)) : null;
@@ -134,25 +148,26 @@ const quantile = (sorted: number[], q: number) =>
 type Outcome = 'completed' | 'dropped' | 'refused';
 
 /** Follows one stream: latency of every chunk, and how it ended. */
-function follow(
-  base: string,
-  method: string,
-  params: unknown,
-  latencies: number[],
-  opened: () => void,
-): Promise<Outcome> {
+function follow(base: string, method: string, params: unknown, samples: Samples, opened: () => void): Promise<Outcome> {
   let completed = false;
   let first = true;
+  const requested = performance.now();
   return rpc(base, method, params, (data) => {
     if (first) {
       first = false;
+      samples.opens.push(performance.now() - requested);
       opened();
     }
     const result = (JSON.parse(data) as { result?: Record<string, unknown> }).result ?? {};
     const update = result.artifactUpdate as { artifact?: { parts?: { text?: string }[] } } | undefined;
     const text = update?.artifact?.parts?.[0]?.text;
-    const sentAt = text === undefined ? undefined : chunkSentAt(text);
-    if (sentAt !== undefined) latencies.push(performance.timeOrigin + performance.now() - sentAt);
+    if (text !== undefined) {
+      const now = performance.timeOrigin + performance.now();
+      const sentAt = chunkSentAt(text);
+      const scheduledAt = chunkScheduledAt(text);
+      if (sentAt !== undefined) samples.latencies.push(now - sentAt);
+      if (scheduledAt !== undefined) samples.lags.push(now - scheduledAt);
+    }
     const status = result.statusUpdate as { status?: { state?: string } } | undefined;
     if (status?.status?.state === 'TASK_STATE_COMPLETED') completed = true;
   }).then(
@@ -164,14 +179,36 @@ function follow(
   );
 }
 
-/** `n` streams; samples the server's memory once all are open, CPU over the whole run. */
-async function streamsLoad(
-  measured: Server,
-  start: (i: number, latencies: number[], opened: () => void) => Promise<Outcome>,
-) {
-  const idle = await memory(measured.base);
+/** Per chunk, ms from its publish (`latencies`) and from its scheduled time (`lags`) to the client; per stream, ms
+ * from the request to its first event (`opens`). */
+interface Samples {
+  latencies: number[];
+  lags: number[];
+  opens: number[];
+}
+type StartStream = (i: number, samples: Samples, opened: () => void) => Promise<Outcome>;
+
+/**
+ * `n` streams, twice: a timed pass (latency, CPU, outcomes), then a memory pass that samples the server's heap once
+ * all are open. Apart because the sample forces two full GCs (~100 ms each with 2 000 streams open), a pause the
+ * timed pass would count against every stream in flight.
+ */
+async function streamsLoad(measured: Server, start: StartStream) {
+  const timed = await streamsPass(measured, start, false);
+  const sampled = await streamsPass(measured, start, true);
+  return {
+    ...timed,
+    heapPerStreamKB: sampled.heapPerStreamKB,
+    rssPerStreamKB: sampled.rssPerStreamKB,
+    memoryPass: { opened: sampled.opened, completed: sampled.completed },
+  };
+}
+
+async function streamsPass(measured: Server, start: StartStream, sampleMemory: boolean) {
+  const idle = sampleMemory ? await memory(measured.base) : undefined;
   const cpu0 = await cpuSeconds(measured.child.pid);
-  const latencies: number[] = [];
+  const samples: Samples = { latencies: [], lags: [], opens: [] };
+  const { latencies, lags, opens } = samples;
   let open = 0;
   let allOpen: () => void = () => {};
   const everyOpen = new Promise<void>((resolve) => {
@@ -180,18 +217,23 @@ async function streamsLoad(
   const t0 = performance.now();
   const runs: Promise<Outcome>[] = [];
   for (let i = 0; i < streams; i++) {
-    runs.push(start(i, latencies, () => ++open === streams && allOpen()));
+    runs.push(start(i, samples, () => ++open === streams && allOpen()));
     // Clients arrive spread over max(one chunk interval, 0.5 ms per stream): 2 000 streams open within a second.
     if (i % 50 === 49)
       await new Promise((resolve) => setTimeout(resolve, (Math.max(interval, streams / 2) * 50) / streams));
   }
   // Sampled once every stream is open, or half-way through the streams if some never open.
-  await Promise.race([everyOpen, new Promise((resolve) => setTimeout(resolve, (chunks * interval) / 2))]);
-  const loaded = await memory(measured.base);
+  let loaded: { heapUsed: number; rss: number } | undefined;
+  if (sampleMemory) {
+    await Promise.race([everyOpen, new Promise((resolve) => setTimeout(resolve, (chunks * interval) / 2))]);
+    loaded = await memory(measured.base);
+  }
   const ended = await Promise.all(runs);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = (await cpuSeconds(measured.child.pid)) - cpu0;
   latencies.sort((a, b) => a - b);
+  lags.sort((a, b) => a - b);
+  opens.sort((a, b) => a - b);
   return {
     streams,
     chunks,
@@ -204,8 +246,10 @@ async function streamsLoad(
     events: latencies.length,
     expectedEvents: streams * chunks,
     latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: quantile(latencies, 1) },
-    heapPerStreamKB: Number(((loaded.heapUsed - idle.heapUsed) / streams / 1024).toFixed(1)),
-    rssPerStreamKB: Number(((loaded.rss - idle.rss) / streams / 1024).toFixed(1)),
+    lagMs: { p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: quantile(lags, 1) },
+    firstEventMs: { p50: quantile(opens, 0.5), p99: quantile(opens, 0.99), max: quantile(opens, 1) },
+    heapPerStreamKB: perStreamKB(loaded?.heapUsed, idle?.heapUsed),
+    rssPerStreamKB: perStreamKB(loaded?.rss, idle?.rss),
     serverCpuUsPerEvent: latencies.length ? Math.round((cpu / latencies.length) * 1e6) : null,
     seconds: Number(seconds.toFixed(1)),
   };
@@ -219,12 +263,12 @@ async function main() {
     if (scenario === 'streams') {
       const server = await startServer(basePort);
       started.push(server);
-      result = await streamsLoad(server, (_i, latencies, opened) =>
+      result = await streamsLoad(server, (_i, samples, opened) =>
         follow(
           server.base,
           'SendStreamingMessage',
           { message: message(`bench-chunks-${chunks}-${interval}`) },
-          latencies,
+          samples,
           opened,
         ),
       );
@@ -234,14 +278,14 @@ async function main() {
       started.push(a);
       const b = await startServer(basePort + 1, { A2A_INSTANCE_ID: 'b' });
       started.push(b);
-      result = await streamsLoad(b, async (_i, latencies, opened) => {
+      result = await streamsLoad(b, async (_i, samples, opened) => {
         const sent = await rpc(a.base, 'SendMessage', {
           message: message(`bench-chunks-${chunks}-${interval}`),
           configuration: { returnImmediately: true },
         }).catch(() => '{}');
         const id = (JSON.parse(sent) as { result?: { task?: { id: string } } }).result?.task?.id;
         if (!id) return 'refused';
-        return follow(b.base, 'SubscribeToTask', { id }, latencies, opened);
+        return follow(b.base, 'SubscribeToTask', { id }, samples, opened);
       });
     } else if (scenario === 'idle') {
       const server = await startServer(basePort);

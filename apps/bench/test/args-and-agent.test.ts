@@ -5,7 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { numberArg, parseArgs } from '../src/args.js';
 import { durableStoreFromEnv, startServer } from '../src/main.js';
-import { chunkSentAt, chunkText, parseChunkPlan, streamChunks } from '../src/paced-chunks.js';
+import { chunkScheduledAt, chunkSentAt, chunkText, parseChunkPlan, streamChunks } from '../src/paced-chunks.js';
 
 describe('bench arguments', () => {
   it('reads --name value, --name=value and bare flags, ignoring a lone --', () => {
@@ -42,8 +42,9 @@ describe('paced chunks agent', () => {
     expect(parseChunkPlan('bench-chunks-1-60001')).toBeUndefined();
   });
 
-  it('chunk texts carry their publish time', () => {
-    expect(chunkSentAt(chunkText(3, 1732420000123.5))).toBe(1732420000123.5);
+  it('chunk texts carry their scheduled and publish times', () => {
+    expect(chunkSentAt(chunkText(3, 1732420000100.25, 1732420000123.5))).toBe(1732420000123.5);
+    expect(chunkScheduledAt(chunkText(3, 1732420000100.25, 1732420000123.5))).toBe(1732420000100.25);
     expect(chunkSentAt('echo: hi')).toBeUndefined();
   });
 
@@ -54,7 +55,7 @@ describe('paced chunks agent', () => {
       signal: new AbortController().signal,
       working: async () => void calls.push('working'),
       artifact: async (chunk: { text: string; append: boolean; lastChunk: boolean }) => {
-        calls.push(`${chunk.text.replace(/ t=.*/, '')} append=${chunk.append} last=${chunk.lastChunk}`);
+        calls.push(`${chunk.text.replace(/ s=.*/, '')} append=${chunk.append} last=${chunk.lastChunk}`);
         return 'chunks';
       },
       complete: async () => void calls.push('complete'),

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startServer } from '../src/main.js';
-import { chunkSentAt } from '../src/paced-chunks.js';
+import { chunkScheduledAt, chunkSentAt } from '../src/paced-chunks.js';
 
 const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 const send = (text: string, method = 'SendMessage', messageId: string = crypto.randomUUID()) =>
@@ -69,7 +69,7 @@ describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
     expect(JSON.parse(events.at(-1) as string).result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it('streams paced chunks for a bench-chunks messageId, each stamped with its publish time, then COMPLETED', async () => {
+  it('streams paced chunks for a bench-chunks messageId, each stamped with its scheduled and publish times, then COMPLETED', async () => {
     const before = Date.now();
     const response = await fetch(`${base}/a2a/jsonrpc`, {
       method: 'POST',
@@ -81,8 +81,11 @@ describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
     parser.feed(await response.text());
     const chunks = events.flatMap((e) => (e.result.artifactUpdate ? [e.result.artifactUpdate] : []));
     const texts = chunks.map((c) => c.artifact?.parts[0]?.text ?? '');
-    expect(texts.map((t) => t.replace(/ t=.*/, ''))).toEqual(['chunk 0', 'chunk 1', 'chunk 2', 'chunk 3']);
-    for (const text of texts) expect(chunkSentAt(text)).toBeGreaterThanOrEqual(before - 1);
+    expect(texts.map((t) => t.replace(/ s=.*/, ''))).toEqual(['chunk 0', 'chunk 1', 'chunk 2', 'chunk 3']);
+    for (const text of texts) {
+      expect(chunkScheduledAt(text)).toBeGreaterThanOrEqual(before - 1);
+      expect(chunkSentAt(text)).toBeGreaterThanOrEqual(chunkScheduledAt(text) ?? Number.NaN);
+    }
     expect(chunks.at(-1)?.lastChunk).toBe(true);
     const last = events.at(-1)?.result as { statusUpdate?: { status: { state: string } } };
     expect(last.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');

@@ -148,13 +148,17 @@ async function pacedChunks(plan: ChunkPlan, ctx: RequestContext, bus: ExecutionE
   );
   const start = performance.now();
   for (let i = 0; i < plan.count; i++) {
-    const wait = start + (i + 1) * plan.intervalMs - performance.now();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+    const due = start + (i + 1) * plan.intervalMs;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
         contextId,
-        artifact: { ...echoArtifact(chunkText(i, publishTime())), artifactId: 'chunks', name: 'chunks' },
+        artifact: {
+          ...echoArtifact(chunkText(i, performance.timeOrigin + due, publishTime())),
+          artifactId: 'chunks',
+          name: 'chunks',
+        },
         append: i > 0,
         lastChunk: i === plan.count - 1,
         metadata: undefined,
