@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentContext } from '../src/index.js';
+import { type AgentContext, InMemoryTaskStore } from '../src/index.js';
 import { card, deferred, sseReader, startServer, type TestServer, userMessage } from './helpers.js';
 
 // SSE ids are log sequence numbers; SubscribeToTask with Last-Event-ID resumes after one (in-memory store, live task).
@@ -47,6 +47,41 @@ describe('stream resumption with Last-Event-ID', () => {
     const last = await reader.next();
     expect(last?.id).toBe('6');
     expect(JSON.parse(last?.data ?? '{}').statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(await reader.next()).toBeUndefined();
+  });
+
+  it('falls back to the snapshot (every chunk in it) for an id older than the live log keeps', async () => {
+    const finish = deferred();
+    const chunked = deferred();
+    server = await startServer({
+      agentCard: card,
+      taskStore: new InMemoryTaskStore({ liveLogSize: 4 }),
+      executor: {
+        async execute(ctx: AgentContext) {
+          await ctx.working();
+          for (let i = 0; i < 20; i++) await ctx.artifact({ artifactId: 'a', text: `${i}`, append: i > 0 });
+          chunked.resolve();
+          await finish.promise;
+          await ctx.complete('done');
+        },
+      },
+    });
+    const sent = await server.rest('POST', '/message:send', {
+      message: userMessage('go'),
+      configuration: { returnImmediately: true },
+    });
+    const id = sent.body.task.id as string;
+    await chunked.promise;
+    const resumed = await fetch(`${server.url}/tasks/${id}:subscribe`, {
+      method: 'POST',
+      headers: { 'last-event-id': '3' },
+    });
+    const reader = sseReader(resumed);
+    const first = await reader.next();
+    expect(first?.id).toBe('22'); // created (1), working (2), twenty chunks (3..22)
+    expect(JSON.parse(first?.data ?? '{}').task.artifacts[0].parts).toHaveLength(20);
+    finish.resolve();
+    expect(JSON.parse((await reader.next())?.data ?? '{}').statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await reader.next()).toBeUndefined();
   });
 

@@ -90,6 +90,33 @@ describe('InMemoryTaskStore', () => {
     expect(await store.readEvents('t', 0)).toEqual([]);
   });
 
+  it('keeps a bounded log of a live task, and never feeds a subscriber across a trimmed gap', async () => {
+    const store = new InMemoryTaskStore({ liveLogSize: 8 });
+    await store.create(task('t'), 'o');
+    await store.append('t', 1, working());
+    for (let v = 2; v < 202; v++) {
+      await store.append('t', v, {
+        kind: 'artifact',
+        artifact: { artifactId: 'a', parts: [{ text: `${v}` }] },
+        append: v > 2,
+      });
+    }
+    const log = await store.readEvents('t', 0);
+    expect(log.length).toBeGreaterThanOrEqual(8);
+    expect(log.length).toBeLessThan(16);
+    expect(log.map((r) => r.seq)).toEqual(Array.from({ length: log.length }, (_, i) => 203 - log.length + i));
+    // The snapshot still holds every chunk.
+    expect((await store.get('t'))?.task.artifacts?.[0]?.parts).toHaveLength(200);
+
+    // Within the window: gap-free from the requested sequence. Behind it: ended at once, nothing delivered.
+    const recent = store.subscribe('t', 200)[Symbol.asyncIterator]();
+    expect((await recent.next()).value?.seq).toBe(201);
+    expect((await recent.next()).value?.seq).toBe(202);
+    const behind = store.subscribe('t', 3)[Symbol.asyncIterator]();
+    expect((await behind.next()).done).toBe(true);
+    await recent.return?.();
+  });
+
   it('ends subscriptions on abort and releases them', async () => {
     const store = new InMemoryTaskStore();
     await store.create(task('t'), 'o');

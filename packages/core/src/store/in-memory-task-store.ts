@@ -21,6 +21,11 @@ export interface InMemoryTaskStoreOptions {
   maxTasks?: number;
   /** How long a finished task stays readable. Default 1 hour. */
   terminalTtlMs?: number;
+  /**
+   * Most recent events kept per live task, for clients resuming with `Last-Event-ID` (an older one gets the task
+   * snapshot instead, which holds everything). Bounds the memory of a long stream. Default 64.
+   */
+  liveLogSize?: number;
 }
 
 interface Entry {
@@ -29,8 +34,11 @@ interface Entry {
   version: number;
   /** Store-wide counter bumped on every status change: the ListTasks order and cursor. */
   listSeq: number;
-  /** Log of a live task; dropped when it finishes (a finished task's snapshot is the contract). */
+  /** The latest events of a live task (up to `liveLogSize`, trimmed in steps); dropped when it finishes (a finished
+   * task's snapshot is the contract). */
   log: TaskEventRecord[] | undefined;
+  /** The newest sequence number trimmed from `log` (0: none). */
+  trimmed: number;
   pushConfigs: Map<string, TaskPushNotificationConfig> | undefined;
 }
 
@@ -44,11 +52,13 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly byOwner = new Map<TaskOwner, ListOrder<Entry>>();
   private readonly subscribers = new Map<string, Set<AsyncQueue<TaskEventRecord>>>();
   private readonly terminalTtlMs: number;
+  private readonly liveLogSize: number;
   private listSeq = 0;
   private lastPurge = 0;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 60 * 60 * 1000;
+    this.liveLogSize = Math.max(1, options.liveLogSize ?? 64);
     this.tasks = new BoundedCache<string, Entry>({
       max: options.maxTasks ?? 10_000,
       // Re-setting a task (new TTL) stores the same entry again: that is no removal.
@@ -75,6 +85,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       version: 1,
       listSeq: ++this.listSeq,
       log: isTerminal(task.status.state) ? undefined : [],
+      trimmed: 0,
       pushConfigs: undefined,
     };
     this.tasks.set(task.id, entry);
@@ -108,7 +119,12 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       entry.log = undefined;
       entry.task = compact(entry.task);
       this.tasks.set(taskId, entry, this.terminalTtlMs);
-    } else entry.log?.push(record);
+    } else if (entry.log) {
+      // Trimmed when twice the size: one splice per `liveLogSize` appends.
+      if (entry.log.push(record) >= 2 * this.liveLogSize) {
+        entry.trimmed = entry.log.splice(0, entry.log.length - this.liveLogSize).at(-1)?.seq ?? entry.trimmed;
+      }
+    }
     const subscribers = this.subscribers.get(taskId);
     if (subscribers) for (const queue of subscribers) queue.push(record);
     return record;
@@ -197,7 +213,9 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       set?.delete(queue);
       if (set?.size === 0) this.subscribers.delete(taskId);
     }, signal);
-    if (!entry) {
+    if (!entry || afterSeq < entry.trimmed) {
+      // Gone, or the events right after `afterSeq` were trimmed (a subscriber that far behind cannot be fed without a
+      // gap): ended, never gapped. The engine subscribes at the version it just read, within the window.
       queue.end();
       return queue;
     }
