@@ -23,7 +23,7 @@ export interface InMemoryTaskStoreOptions {
   terminalTtlMs?: number;
   /**
    * Most recent events kept per live task, for clients resuming with `Last-Event-ID` (an older one gets the task
-   * snapshot instead, which holds everything). Bounds the memory of a long stream. Default 64.
+   * snapshot instead, which holds everything). Bounds the memory of a long stream. Default 32.
    */
   liveLogSize?: number;
 }
@@ -58,7 +58,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 60 * 60 * 1000;
-    this.liveLogSize = Math.max(1, options.liveLogSize ?? 64);
+    this.liveLogSize = Math.max(1, options.liveLogSize ?? 32);
     this.tasks = new BoundedCache<string, Entry>({
       max: options.maxTasks ?? 10_000,
       // Re-setting a task (new TTL) stores the same entry again: that is no removal.
@@ -120,8 +120,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       entry.task = compact(entry.task);
       this.tasks.set(taskId, entry, this.terminalTtlMs);
     } else if (entry.log) {
-      // Trimmed when twice the size: one splice per `liveLogSize` appends.
-      if (entry.log.push(record) >= 2 * this.liveLogSize) {
+      // Trimmed a quarter over the size: one splice per `liveLogSize / 4` appends, at most 25 % more held.
+      if (entry.log.push(record) > this.liveLogSize * 1.25) {
         entry.trimmed = entry.log.splice(0, entry.log.length - this.liveLogSize).at(-1)?.seq ?? entry.trimmed;
       }
     }
