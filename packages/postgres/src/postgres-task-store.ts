@@ -86,6 +86,24 @@ interface Current {
 interface TaskRow {
   task: Task;
   version: string;
+  /** The log's events after the version `task` is at (none when it is current). */
+  tail: TaskEvent[] | null;
+}
+
+/**
+ * Snapshots: a status change always rewrites `task` (so finished and waiting tasks, most reads, are current), other
+ * events only every SNAPSHOT_EVERY versions: a stream of N chunks writes its task N/16 times, not N (the task grows
+ * with every chunk, so that was quadratic in bytes). Readers apply at most 15 logged events (TAIL_SQL). The row's
+ * other columns (state, timestamp, version) are written on every append.
+ */
+const SNAPSHOT_EVERY = 16;
+const TAIL_SQL = `CASE WHEN t.snapshot_version IS NOT NULL THEN (SELECT json_agg(e.event ORDER BY e.seq)
+  FROM a2a_task_events e WHERE e.task_id = t.id AND e.seq > t.snapshot_version AND e.seq <= t.version) END AS tail`;
+
+/** The task of a row: its snapshot with the logged events after it applied. */
+function withTail(row: { task: Task; tail: TaskEvent[] | null }): Task {
+  for (const event of row.tail ?? []) applyTaskEvent(row.task, event);
+  return row.task;
 }
 
 /**
@@ -275,13 +293,13 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
     const { rows } =
       owner === undefined
-        ? await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1', [toKey(taskId)])
-        : await this.query<TaskRow>('SELECT task, version FROM a2a_tasks WHERE id = $1 AND owner = $2', [
+        ? await this.query<TaskRow>(`SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1`, [toKey(taskId)])
+        : await this.query<TaskRow>(`SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1 AND owner = $2`, [
             toKey(taskId),
             toKey(owner),
           ]);
     const row = rows[0];
-    return row && { task: row.task, version: Number(row.version) };
+    return row && { task: withTail(row), version: Number(row.version) };
   }
 
   async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
@@ -302,7 +320,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const written = await this.writes.append({
       id: key,
       expectedVersion,
-      task: JSON.stringify(task),
+      task: event.kind === 'status' || seq % SNAPSHOT_EVERY === 0 ? JSON.stringify(task) : null,
       state: task.status.state,
       timestamp: task.status.timestamp ?? '',
       bumpListSeq: event.kind === 'status',
@@ -337,8 +355,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const n = values.length;
     const [count, page] = await Promise.all([
       this.query<{ count: string }>(`SELECT count(*) FROM a2a_tasks WHERE ${filter}`, values),
-      this.query<{ task: Task; list_seq: string }>(
-        `SELECT task, list_seq FROM a2a_tasks WHERE ${filter} AND ($${n + 1}::bigint IS NULL OR list_seq < $${n + 1})
+      this.query<{ task: Task; tail: TaskEvent[] | null; list_seq: string }>(
+        `SELECT task, list_seq, ${TAIL_SQL} FROM a2a_tasks t WHERE ${filter} AND ($${n + 1}::bigint IS NULL OR list_seq < $${n + 1})
          ORDER BY list_seq DESC LIMIT $${n + 2}`,
         pageValues,
       ),
@@ -347,7 +365,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const last = rows[rows.length - 1];
     return {
       tasks: rows.map((r) =>
-        viewTask(r.task, { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts }),
+        viewTask(withTail(r), { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts }),
       ),
       totalSize: Number(count.rows[0]?.count ?? 0),
       nextPageToken: page.rows.length > query.pageSize && last ? encodeCursor(Number(last.list_seq)) : '',

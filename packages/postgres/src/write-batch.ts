@@ -19,7 +19,8 @@ export interface CreateWrite {
 export interface AppendWrite {
   id: string;
   expectedVersion: number;
-  task: string;
+  /** The task after the event, or `null` to leave the stored one behind (readers apply the log after it). */
+  task: string | null;
   state: string;
   timestamp: string;
   /** Status changes move the task in the ListTasks order. */
@@ -68,7 +69,8 @@ WITH created AS (
     JOIN created USING (id)
 ), updated AS (
   UPDATE a2a_tasks t
-     SET task = u.task, state = u.state, status_timestamp = u.ts, version = t.version + 1, updated_at = now(),
+     SET task = COALESCE(u.task, t.task), state = u.state, status_timestamp = u.ts, version = t.version + 1,
+         snapshot_version = CASE WHEN u.task IS NULL THEN COALESCE(t.snapshot_version, t.version) END, updated_at = now(),
          list_seq = CASE WHEN u.bump THEN nextval('a2a_task_list_seq') ELSE t.list_seq END
     FROM unnest($12::text[], $13::bigint[], $14::json[], $15::text[], $16::text[], $17::boolean[], $18::text[], $19::json[])
       AS u(id, expected, task, state, ts, bump, kind, event)

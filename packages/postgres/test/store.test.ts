@@ -43,6 +43,38 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     await db?.drop();
   });
 
+  it('a long stream rewrites its task every 16 versions, and every read applies the logged events after it', async () => {
+    await a.create(task('long'), 'alice');
+    await a.append('long', 1, status('TASK_STATE_WORKING'));
+    const chunk = (i: number) => ({
+      kind: 'artifact' as const,
+      artifact: { artifactId: 'out', parts: [{ text: `c${i}` }] },
+      append: i > 0,
+    });
+    for (let i = 0; i < 40; i++) await a.append('long', 2 + i, chunk(i));
+    const texts = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const row = async () =>
+      (
+        await a.pool.query<{ version: string; snapshot_version: string | null; parts: number }>(
+          "SELECT version, snapshot_version, json_array_length(task->'artifacts'->0->'parts') AS parts FROM a2a_tasks WHERE id = 'long'",
+        )
+      ).rows[0];
+    // Versions 3..42 are the chunks; the last snapshot is at 32 (30 chunks in it), the log holds 33..42.
+    expect(await row()).toEqual({ version: '42', snapshot_version: '32', parts: 30 });
+    // Another instance (no cache) reads the current task: snapshot + logged chunks, in order.
+    const read = await b.get('long', 'alice');
+    expect(read?.version).toBe(42);
+    expect(read?.task.artifacts?.[0]?.parts.map((p) => ('text' in p ? p.text : ''))).toEqual(texts);
+    const listed = await b.list('alice', { pageSize: 50 });
+    const inList = listed.tasks.find((t) => t.id === 'long');
+    expect(inList?.artifacts?.[0]?.parts).toHaveLength(40);
+    // B appends from its read (a version-checked write on the folded task), then a status change rewrites it whole.
+    await b.append('long', 42, chunk(40));
+    await b.append('long', 43, status('TASK_STATE_COMPLETED'));
+    expect(await row()).toEqual({ version: '44', snapshot_version: null, parts: 41 });
+    expect((await a.get('long'))?.task.artifacts?.[0]?.parts).toHaveLength(41);
+  });
+
   it('retention deletes finished tasks past their TTL with their logs and push configs, and nothing else', async () => {
     const sweeper = new PostgresTaskStore({
       connection: db.url,
