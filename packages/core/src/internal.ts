@@ -46,5 +46,6 @@ export { ownerOf } from './server/request-handler.js';
 export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
 export { BoundedCache, type BoundedCacheOptions } from './store/bounded-cache.js';
 export { startBindingTelemetry } from './telemetry/binding-telemetry.js';
+export { A2ALog } from './telemetry/logger.js';
 export type { RequestTelemetryHandle } from './telemetry/operation-telemetry.js';
 export { instrumentStore } from './telemetry/store-span.js';

@@ -1,4 +1,10 @@
-import { type ExecutionCoordinator, InMemoryTaskStore, type PushConfigStore, type TaskStore } from '@a2a/core';
+import {
+  type A2ALogger,
+  type ExecutionCoordinator,
+  InMemoryTaskStore,
+  type PushConfigStore,
+  type TaskStore,
+} from '@a2a/core';
 import { PostgresExecutionCoordinator } from './lease-coordinator.js';
 import { migrate } from './migrate.js';
 import { PostgresTaskStore } from './postgres-task-store.js';
@@ -16,6 +22,11 @@ export interface TaskStoreSetup {
   close(): Promise<void>;
 }
 
+export interface TaskStoreFromEnvOptions {
+  /** Where the store's and coordinator's background errors go (see `PostgresTaskStoreOptions.logger`). */
+  logger?: A2ALogger;
+}
+
 /**
  * The in-memory store by default; PostgreSQL (migrated, listening, with execution leases) when `A2A_DATABASE_URL` is
  * set. `A2A_INSTANCE_ID` names this instance in lease rows; `A2A_LEASE_TTL_MS` sets the lease TTL (default 30 s);
@@ -24,6 +35,7 @@ export interface TaskStoreSetup {
  */
 export async function createTaskStoreFromEnv(
   env: Record<string, string | undefined> = process.env,
+  options: TaskStoreFromEnvOptions = {},
 ): Promise<TaskStoreSetup> {
   const url = env.A2A_DATABASE_URL;
   if (!url) {
@@ -32,10 +44,12 @@ export async function createTaskStoreFromEnv(
   const retentionMs = Number(env.A2A_TASK_RETENTION_MS ?? THIRTY_DAYS_MS);
   const store = new PostgresTaskStore({
     connection: url,
+    ...(options.logger && { logger: options.logger }),
     ...(retentionMs > 0 && { retention: { finishedTaskTtlMs: retentionMs } }),
   });
   const coordinator = new PostgresExecutionCoordinator({
     store,
+    ...(options.logger && { logger: options.logger }),
     ...(env.A2A_INSTANCE_ID && { instanceId: env.A2A_INSTANCE_ID }),
     ...(env.A2A_LEASE_TTL_MS && { leaseTtlMs: Number(env.A2A_LEASE_TTL_MS) }),
   });

@@ -1,5 +1,5 @@
 export { isConnectionError, storeError } from './errors.js';
-export { createTaskStoreFromEnv, type TaskStoreSetup } from './from-env.js';
+export { createTaskStoreFromEnv, type TaskStoreFromEnvOptions, type TaskStoreSetup } from './from-env.js';
 export {
   CANCEL_CHANNEL,
   PostgresExecutionCoordinator,

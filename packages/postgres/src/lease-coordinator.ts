@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type ExecutionCoordinator, isTerminal, type TaskState, type TrackedExecution } from '@a2a/core';
+import {
+  type A2ALogger,
+  type ExecutionCoordinator,
+  isTerminal,
+  type TaskState,
+  type TrackedExecution,
+} from '@a2a/core';
+import { A2ALog } from '@a2a/core/internal';
+import { LOG_FIELDS } from './log-fields.js';
 import type { PostgresTaskStore } from './postgres-task-store.js';
 import { fromKey, toKey } from './text-key.js';
 
@@ -11,7 +19,12 @@ export interface PostgresExecutionCoordinatorOptions {
   instanceId?: string;
   /** A lease not renewed for this long means its instance is gone. Renewed every ttl/3. Default 30 s. */
   leaseTtlMs?: number;
-  /** Errors of the heartbeat and janitor. Default: console.error. */
+  /**
+   * Where the heartbeat's and janitor's errors go, pino's shape: `logger.error({ err, component: 'a2a/postgres' },
+   * msg)`. Default: core's console logger.
+   */
+  logger?: A2ALogger;
+  /** Errors of the heartbeat and janitor (takes precedence over `logger`). */
   onError?: (error: unknown) => void;
 }
 
@@ -37,7 +50,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
   /** Released leases whose DELETE failed (database unreachable): the heartbeat deletes them when it can. */
   private readonly unreleased = new Set<string>();
   private readonly timer: ReturnType<typeof setInterval>;
-  private readonly onError: (error: unknown) => void;
+  private readonly log: A2ALog;
   private ticking = false;
   /** When the heartbeat's queries started succeeding again (start-up or the end of an outage); `undefined`: failing. */
   private connectedSince: number | undefined;
@@ -46,7 +59,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     this.store = options.store;
     this.instanceId = options.instanceId ?? randomUUID();
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
-    this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
+    this.log = new A2ALog(options.logger, options.onError);
     this.store.listen(CANCEL_CHANNEL, (key) => this.abortLocal(fromKey(key), 'Task canceled'));
     this.timer = setInterval(() => void this.tick(), Math.max(10, Math.floor(this.leaseTtlMs / 3)));
     this.timer.unref?.();
@@ -120,7 +133,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
       await this.reap();
     } catch (error) {
       if (isUnavailable(error)) this.connectedSince = undefined;
-      else this.onError(error);
+      else this.log.error(error, { ...LOG_FIELDS, instanceId: this.instanceId }, 'lease heartbeat failed');
     } finally {
       this.ticking = false;
     }

@@ -1,4 +1,5 @@
 import {
+  type A2ALogger,
   applyTaskEvent,
   ConcurrentModificationError,
   copyTask,
@@ -15,9 +16,10 @@ import {
   type TaskStore,
   viewTask,
 } from '@a2a/core';
-import { BoundedCache, instrumentStore } from '@a2a/core/internal';
+import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
 import pg from 'pg';
 import { connectionError, storeError } from './errors.js';
+import { LOG_FIELDS } from './log-fields.js';
 import { LogSubscription } from './log-subscription.js';
 import { migrate } from './migrate.js';
 import { PgNotifier } from './notifier.js';
@@ -49,7 +51,12 @@ export interface PostgresTaskStoreOptions {
   pollIntervalMs?: number;
   /** Tasks whose last written version is kept to skip a read before the next append. Default 10 000. */
   cacheSize?: number;
-  /** Errors of the background machinery (LISTEN connection, poll). Default: console.error. */
+  /**
+   * Where the background jobs' errors go (LISTEN connection lost, retention sweep failed), pino's shape:
+   * `logger.error({ err, component: 'a2a/postgres' }, msg)`. Default: core's console logger.
+   */
+  logger?: A2ALogger;
+  /** Errors of the background jobs (takes precedence over `logger`). */
   onError?: (error: unknown) => void;
   /**
    * Retention: finished tasks (COMPLETED, CANCELED, FAILED, REJECTED) untouched for `finishedTaskTtlMs` are deleted
@@ -136,7 +143,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
   private readonly notifier: PgNotifier;
-  private readonly onError: (error: unknown) => void;
+  /** The background jobs' errors: `onError`, else `logger`. */
+  private readonly log: A2ALog;
   private readonly pollTimer: ReturnType<typeof setInterval>;
   private readonly sweepTimer: ReturnType<typeof setInterval> | undefined;
   private readonly retention: PostgresTaskStoreOptions['retention'];
@@ -155,7 +163,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
             max: 20,
             ...(typeof connection === 'string' ? { connectionString: connection } : connection),
           });
-    this.onError = options.onError ?? ((e) => console.error('[a2a/postgres]', e));
+    this.log = new A2ALog(options.logger, options.onError);
     guardPoolErrors(this.pool);
     this.writes = new WriteBatcher(this.pool, EVENTS_CHANNEL, options.batching);
     this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
@@ -164,14 +172,14 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       listenConfig,
       this.handlers,
       () => this.wakeAll(),
-      (e) => this.onError(e),
+      (e) => this.log.error(e, LOG_FIELDS, 'LISTEN connection lost (reconnecting)'),
     );
     this.pollTimer = setInterval(() => void this.poll(), options.pollIntervalMs ?? 1000);
     this.pollTimer.unref?.();
     this.retention = options.retention;
     if (this.retention) {
       this.sweepTimer = setInterval(
-        () => void this.sweep().catch((e) => this.onError(e)),
+        () => void this.sweep().catch((e) => this.log.error(e, LOG_FIELDS, 'retention sweep failed')),
         this.retention.intervalMs ?? 60_000,
       );
       this.sweepTimer.unref?.();
