@@ -2,6 +2,13 @@ export { type AdversarialOptions, defineAdversarialSuite, KNOWN_BRIDGE_CASES } f
 export { defineBadInputCases, expectA2AError, nested } from './bad-input.js';
 export { type Client, client, eventually, type Reply, read, sse, userMessage, within } from './client.js';
 export {
+  describeOnFetchRuntimes,
+  FETCH_RUNTIMES,
+  type FetchRuntime,
+  type FetchRuntimeHost,
+  type FetchRuntimeHostOptions,
+} from './fetch-runtimes.js';
+export {
   createFixture,
   FIXTURE_CARD,
   FIXTURE_KEEPALIVE_MS,

@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnFetchRuntimes } from '@a2a/adapter-testsuite';
+import { describe, expect, it } from 'vitest';
 import { createA2AHandler } from '../src/index.js';
 import { nodeWebRequest } from '../src/node/index.js';
 import { card, sseReader, userMessage } from './helpers.js';
@@ -10,17 +8,10 @@ import { card, sseReader, userMessage } from './helpers.js';
 // Bun and Deno read a Response's internal state, not its accessors: the handler must give them plain Responses.
 // The binaries come from the npm registry (.ci/run puts them in .ci/.cache); without them these tests are skipped,
 // except under CI, where a missing runtime is a failure.
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const fixture = fileURLToPath(new URL('./fixtures/fetch-host.ts', import.meta.url));
-const runtimes = [
-  { name: 'bun', bin: process.env.A2A_TEST_BUN ?? `${root}.ci/.cache/bun/bun`, args: ['run', fixture] },
-  {
-    name: 'deno',
-    bin: process.env.A2A_TEST_DENO ?? `${root}.ci/.cache/deno/deno`,
-    // Sloppy imports: the sources import './x.js' for './x.ts', as TypeScript's NodeNext resolution wants.
-    args: ['run', '--allow-net', '--allow-env', '--node-modules-dir=manual', '--unstable-sloppy-imports', fixture],
-  },
-];
+const hostOptions = {
+  fixture: fileURLToPath(new URL('./fixtures/fetch-host.ts', import.meta.url)),
+  cwd: fileURLToPath(new URL('..', import.meta.url)), // packages/core: its node_modules resolve the imports
+};
 
 const rpcBody = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
@@ -75,92 +66,57 @@ describe('Fetch-native hosts get plain Responses', () => {
   });
 });
 
-for (const runtime of runtimes) {
-  const present = existsSync(runtime.bin);
-  describe.skipIf(!present && !process.env.CI)(`served by ${runtime.name} (${runtime.bin})`, () => {
-    let child: ChildProcess | undefined;
-    let base = '';
-
-    beforeAll(async () => {
-      if (!present) throw new Error(`${runtime.name} binary missing at ${runtime.bin} (.ci/run fetches it)`);
-      const started = spawn(runtime.bin, runtime.args, {
-        cwd: fileURLToPath(new URL('..', import.meta.url)), // packages/core: its node_modules resolve the imports
-        env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child = started;
-      let stderr = '';
-      started.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const port = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${runtime.name} did not start: ${stderr}`)), 20_000);
-        started.once('exit', (code) => reject(new Error(`${runtime.name} exited (${code}): ${stderr}`)));
-        createInterface({ input: started.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-          const ready = /^READY (\d+)$/.exec(line);
-          if (!ready) return;
-          clearTimeout(timer);
-          resolve(ready[1] as string);
-        });
-      });
-      base = `http://127.0.0.1:${port}`;
-    }, 30_000);
-
-    afterAll(() => {
-      child?.kill();
+describeOnFetchRuntimes('served by', hostOptions, (host) => {
+  const rpc = (body: string, accept = 'application/json') =>
+    fetch(`${host.base}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, 'a2a-version': '1.0' },
+      body,
     });
 
-    const rpc = (body: string, accept = 'application/json') =>
-      fetch(`${base}/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept, 'a2a-version': '1.0' },
-        body,
-      });
-
-    it('serves the agent card with its body and caching headers', async () => {
-      const response = await fetch(`${base}/.well-known/agent-card.json`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('etag')).toMatch(/^".+"$/);
-      const served = (await response.json()) as { name: string; supportedInterfaces: { url: string }[] };
-      expect(served.name).toBe('Fetch host agent');
-      expect(served.supportedInterfaces[0]?.url).toBe(`${base}/rpc`);
-    });
-
-    it('answers SendMessage with the completed task, and GetTask over REST finds it', async () => {
-      const response = await rpc(rpcBody(1, 'SendMessage', { message: userMessage('hello') }));
-      expect(response.status).toBe(200);
-      const { result } = (await response.json()) as {
-        result: { task: { id: string; status: { state: string }; artifacts: { parts: { text: string }[] }[] } };
-      };
-      expect(result.task.status.state).toBe('TASK_STATE_COMPLETED');
-      expect(result.task.artifacts[0]?.parts[0]?.text).toBe('echo: hello');
-
-      const got = await fetch(`${base}/rest/tasks/${result.task.id}`, { headers: { 'a2a-version': '1.0' } });
-      expect(got.status).toBe(200);
-      expect(((await got.json()) as { id: string }).id).toBe(result.task.id);
-    });
-
-    it('streams SendStreamingMessage as SSE events, ending with the completed status', async () => {
-      const response = await rpc(
-        rpcBody(2, 'SendStreamingMessage', { message: userMessage('stream me') }),
-        'text/event-stream',
-      );
-      expect(response.headers.get('content-type')).toContain('text/event-stream');
-      const events = (await sseReader(response).all()).map(
-        (e) => (JSON.parse(e.data) as { result: Record<string, { status?: { state: string } }> }).result,
-      );
-      expect(Object.keys(events[0] ?? {})).toEqual(['task']);
-      expect(events.some((e) => e.artifactUpdate)).toBe(true);
-      expect(events.at(-1)?.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
-    });
-
-    it('answers bad input with the JSON-RPC error in the body', async () => {
-      const response = await rpc('{not json');
-      expect(response.status).toBe(200);
-      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
-      const missing = await fetch(`${base}/rest/tasks/nope`, { headers: { 'a2a-version': '1.0' } });
-      expect(missing.status).toBe(404);
-      expect(((await missing.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
-    });
+  it('serves the agent card with its body and caching headers', async () => {
+    const response = await fetch(`${host.base}/.well-known/agent-card.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toMatch(/^".+"$/);
+    const served = (await response.json()) as { name: string; supportedInterfaces: { url: string }[] };
+    expect(served.name).toBe('Fetch host agent');
+    expect(served.supportedInterfaces[0]?.url).toBe(`${host.base}/rpc`);
   });
-}
+
+  it('answers SendMessage with the completed task, and GetTask over REST finds it', async () => {
+    const response = await rpc(rpcBody(1, 'SendMessage', { message: userMessage('hello') }));
+    expect(response.status).toBe(200);
+    const { result } = (await response.json()) as {
+      result: { task: { id: string; status: { state: string }; artifacts: { parts: { text: string }[] }[] } };
+    };
+    expect(result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(result.task.artifacts[0]?.parts[0]?.text).toBe('echo: hello');
+
+    const got = await fetch(`${host.base}/rest/tasks/${result.task.id}`, { headers: { 'a2a-version': '1.0' } });
+    expect(got.status).toBe(200);
+    expect(((await got.json()) as { id: string }).id).toBe(result.task.id);
+  });
+
+  it('streams SendStreamingMessage as SSE events, ending with the completed status', async () => {
+    const response = await rpc(
+      rpcBody(2, 'SendStreamingMessage', { message: userMessage('stream me') }),
+      'text/event-stream',
+    );
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = (await sseReader(response).all()).map(
+      (e) => (JSON.parse(e.data) as { result: Record<string, { status?: { state: string } }> }).result,
+    );
+    expect(Object.keys(events[0] ?? {})).toEqual(['task']);
+    expect(events.some((e) => e.artifactUpdate)).toBe(true);
+    expect(events.at(-1)?.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('answers bad input with the JSON-RPC error in the body', async () => {
+    const response = await rpc('{not json');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const missing = await fetch(`${host.base}/rest/tasks/nope`, { headers: { 'a2a-version': '1.0' } });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
+  });
+});
