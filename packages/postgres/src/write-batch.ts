@@ -104,7 +104,8 @@ SELECT task_id, seq FROM inserted`;
  * flush) of every instance. A wake-up needs no flush of its own (its events are durable; a lost one is caught by the
  * subscribers' poll), hence `synchronous_commit` off for this transaction only.
  */
-const NOTIFY_SQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, p) FROM unnest($2::text[]) AS p`;
+const NOTIFY_SQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, p)
+  FROM json_array_elements_text($2::json) AS p`;
 
 export interface WriteBatcherOptions {
   /** Batches in flight at once (each holds a pool connection). Default 4. */
@@ -266,7 +267,9 @@ export class WriteBatcher {
       while (this.notices.length) {
         const payloads = this.notices;
         this.notices = [];
-        await this.pool.query(NOTIFY_SQL, [this.channel, payloads]).catch(() => {}); // the poll covers a lost one
+        // One JSON array, not a text[]: pg escapes array elements in JS, one regex pass per payload (~5 % of a
+        // writer's CPU under streaming load); JSON.stringify does it natively. The poll covers a lost wake-up.
+        await this.pool.query(NOTIFY_SQL, [this.channel, JSON.stringify(payloads)]).catch(() => {});
       }
     } finally {
       this.notifying = false;

@@ -25,6 +25,7 @@ const now = () => {
   return new Date(clock).toISOString();
 };
 const task = (id: string, contextId = 'ctx'): Task => newTask(id, contextId, message('hi', id, contextId), now());
+const odd = (i: number) => `${i} "q" \\ \\u0000 \u0000 😀 é`;
 const status = (state: TaskState) => ({ kind: 'status' as const, status: { state, timestamp: now() } });
 
 describe.runIf(hasDatabase)('PostgresTaskStore', () => {
@@ -250,7 +251,7 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
       version = (
         await a.append('sub', version, {
           kind: 'artifact',
-          artifact: { artifactId: 'a', parts: [{ text: `${i}` }] },
+          artifact: { artifactId: 'a', parts: [{ text: odd(i) }] },
           append: i > 0,
         })
       ).seq;
@@ -258,6 +259,9 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     await a.append('sub', version, status('TASK_STATE_COMPLETED'));
     await done;
     expect(received.map((r) => r.seq)).toEqual(Array.from({ length: 31 }, (_, i) => i + 2));
+    // Text that JSON, SQL arrays and NOTIFY payloads escape (quotes, backslashes, NUL, astral) arrives unchanged.
+    const texts = received.flatMap((r) => (r.event.kind === 'artifact' ? [r.event.artifact.parts[0]] : []));
+    expect(texts).toEqual(Array.from({ length: 30 }, (_, i) => ({ text: odd(i) })));
     expect(received.at(-1)?.state).toBe('TASK_STATE_COMPLETED');
     expect(b.subscriptionCount).toBe(0);
   });
