@@ -72,9 +72,13 @@ async function main(): Promise<void> {
   console.log(
     `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''} store=${store} node=${process.version}${grpc}`,
   );
+  // The documented order: the handler first (running agents stopped, their tasks failed and leases released), then
+  // connections, then the store. Closing the store under running agents failed each of their writes.
   const stop = () => {
-    server.closeAllConnections();
-    server.close(() => void (durable?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+    void (handler?.close({ timeoutMs: 1000 }) ?? Promise.resolve()).finally(() => {
+      server.closeAllConnections();
+      server.close(() => void (durable?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+    });
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -4,20 +4,23 @@
 //   default 100 chunks every 100 ms): delivery latency publish→client p50/p99 (`latencyMs`) and schedule→client
 //   (`lagMs`: adds how late a busy server ran the agent), request→first event (`firstEventMs`), server CPU per event,
 //   streams that did not end COMPLETED;
-//   then the same load again for server heap and RSS per open stream (after GC, all streams open, minus the idle
-//   server);
+//   then the same load again (streams of ≥ 20 s) for server heap and RSS per open stream (after GC, once all are
+//   open, minus the idle server, divided by the streams open then);
 // - cross: two instances on one PostgreSQL (A2A_DATABASE_URL required): each task is started on A (returnImmediately)
 //   and followed on B (SubscribeToTask); latency publish on A → client of B, under `--streams` such tasks;
 // - idle: `--tasks 10000` tasks left INPUT_REQUIRED (text `input-required`): server heap per waiting task.
-// `--adapter koa|express|hapi|sdk` (default koa); the store is PostgreSQL when A2A_DATABASE_URL is set. Prints one
+// `--adapter koa|express|hapi|sdk` (default koa); the store is PostgreSQL when A2A_DATABASE_URL is set (a fresh
+// database on that server per run, dropped at the end). Prints one
 // JSON line (and appends it to bench/results/scale.jsonl at the repo root).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, hostname, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { numberArg, parseArgs } from './args.js';
-import { chunkScheduledAt, chunkSentAt } from './paced-chunks.js';
+import { chunkText } from './paced-chunks.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'streams';
@@ -138,14 +141,16 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
   return (Number(stat[11]) + Number(stat[12])) / 100; // utime + stime, in clock ticks (100/s)
 }
 
-const perStreamKB = (loaded: number | undefined, idle: number | undefined) =>
-  loaded === undefined || idle === undefined ? null : Number(((loaded - idle) / streams / 1024).toFixed(1));
 const message = (messageId: string, text = 'hi') => ({ messageId, role: 'ROLE_USER', parts: [{ text }] });
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1)) : null;
 
 /** How a stream went: ended COMPLETED, ended (or broke) before, or never opened (connection refused or reset). */
 type Outcome = 'completed' | 'dropped' | 'refused';
+
+/** A chunk's scheduled and publish times in a frame (see chunkText). */
+const STAMPS = /"chunk \d+ s=([\d.]+) t=([\d.]+)"/;
+if (!STAMPS.test(`"${chunkText(1, 2.5, 3.5)}"`)) throw new Error('STAMPS does not match chunkText');
 
 /** Follows one stream: latency of every chunk, and how it ended. */
 function follow(base: string, method: string, params: unknown, samples: Samples, opened: () => void): Promise<Outcome> {
@@ -158,18 +163,14 @@ function follow(base: string, method: string, params: unknown, samples: Samples,
       samples.opens.push(performance.now() - requested);
       opened();
     }
-    const result = (JSON.parse(data) as { result?: Record<string, unknown> }).result ?? {};
-    const update = result.artifactUpdate as { artifact?: { parts?: { text?: string }[] } } | undefined;
-    const text = update?.artifact?.parts?.[0]?.text;
-    if (text !== undefined) {
+    // Stamps read off the frame's text, no JSON.parse: the client shares the machine's cores with the server under
+    // test, so its cost per event shows in every latency (clientCpuUsPerEvent).
+    const stamps = STAMPS.exec(data);
+    if (stamps) {
       const now = performance.timeOrigin + performance.now();
-      const sentAt = chunkSentAt(text);
-      const scheduledAt = chunkScheduledAt(text);
-      if (sentAt !== undefined) samples.latencies.push(now - sentAt);
-      if (scheduledAt !== undefined) samples.lags.push(now - scheduledAt);
-    }
-    const status = result.statusUpdate as { status?: { state?: string } } | undefined;
-    if (status?.status?.state === 'TASK_STATE_COMPLETED') completed = true;
+      samples.lags.push(now - Number(stamps[1]));
+      samples.latencies.push(now - Number(stamps[2]));
+    } else if (data.includes('"TASK_STATE_COMPLETED"')) completed = true;
   }).then(
     () => (completed ? 'completed' : 'dropped'),
     (error: { code?: string }) => {
@@ -186,101 +187,140 @@ interface Samples {
   lags: number[];
   opens: number[];
 }
-type StartStream = (i: number, samples: Samples, opened: () => void) => Promise<Outcome>;
+/** Starts stream `i` of `chunkCount` chunks. */
+type StartStream = (i: number, chunkCount: number, samples: Samples, opened: () => void) => Promise<Outcome>;
 
 /**
  * `n` streams, twice: a timed pass (latency, CPU, outcomes), then a memory pass that samples the server's heap once
  * all are open. Apart because the sample forces two full GCs (~100 ms each with 2 000 streams open), a pause the
- * timed pass would count against every stream in flight.
+ * timed pass would count against every stream in flight. The memory pass's streams last at least 20 s, so that a
+ * slow server's first streams have not ended (and left) before its last ones open: the heap is divided by the
+ * streams open at the sample.
  */
 async function streamsLoad(measured: Server, start: StartStream) {
-  const timed = await streamsPass(measured, start, false);
-  const sampled = await streamsPass(measured, start, true);
-  return {
-    ...timed,
-    heapPerStreamKB: sampled.heapPerStreamKB,
-    rssPerStreamKB: sampled.rssPerStreamKB,
-    memoryPass: { opened: sampled.opened, completed: sampled.completed },
-  };
+  return { ...(await timedPass(measured, start)), ...(await memoryPass(measured, start)) };
 }
 
-async function streamsPass(measured: Server, start: StartStream, sampleMemory: boolean) {
-  const idle = sampleMemory ? await memory(measured.base) : undefined;
-  const cpu0 = await cpuSeconds(measured.child.pid);
+/** Opens `streams` streams of `chunkCount` chunks, arriving spread over about a second. */
+async function openStreams(start: StartStream, chunkCount: number) {
   const samples: Samples = { latencies: [], lags: [], opens: [] };
-  const { latencies, lags, opens } = samples;
-  let open = 0;
+  const counts = { open: 0, ended: 0 };
   let allOpen: () => void = () => {};
   const everyOpen = new Promise<void>((resolve) => {
     allOpen = resolve;
   });
-  const t0 = performance.now();
   const runs: Promise<Outcome>[] = [];
   for (let i = 0; i < streams; i++) {
-    runs.push(start(i, samples, () => ++open === streams && allOpen()));
+    const run = start(i, chunkCount, samples, () => ++counts.open === streams && allOpen());
+    runs.push(run.finally(() => void counts.ended++));
     // Clients arrive spread over max(one chunk interval, 0.5 ms per stream): 2 000 streams open within a second.
     if (i % 50 === 49)
       await new Promise((resolve) => setTimeout(resolve, (Math.max(interval, streams / 2) * 50) / streams));
   }
-  // Sampled once every stream is open, or half-way through the streams if some never open.
-  let loaded: { heapUsed: number; rss: number } | undefined;
-  if (sampleMemory) {
-    await Promise.race([everyOpen, new Promise((resolve) => setTimeout(resolve, (chunks * interval) / 2))]);
-    loaded = await memory(measured.base);
-  }
+  return { samples, counts, everyOpen, runs };
+}
+
+async function timedPass(measured: Server, start: StartStream) {
+  const cpu0 = await cpuSeconds(measured.child.pid);
+  const clientCpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const { samples, counts, runs } = await openStreams(start, chunks);
   const ended = await Promise.all(runs);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = (await cpuSeconds(measured.child.pid)) - cpu0;
-  latencies.sort((a, b) => a - b);
-  lags.sort((a, b) => a - b);
-  opens.sort((a, b) => a - b);
+  const clientCpu = process.cpuUsage(clientCpu0);
+  const { latencies, lags, opens } = samples;
+  const percentiles = (values: number[]) => {
+    values.sort((a, b) => a - b);
+    return { p50: quantile(values, 0.5), p99: quantile(values, 0.99), max: quantile(values, 1) };
+  };
   return {
     streams,
     chunks,
     intervalMs: interval,
-    opened: open,
+    opened: counts.open,
     completed: ended.filter((o) => o === 'completed').length,
     dropped: ended.filter((o) => o === 'dropped').length,
     refused: ended.filter((o) => o === 'refused').length,
     errors: Object.fromEntries(errors),
     events: latencies.length,
     expectedEvents: streams * chunks,
-    latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: quantile(latencies, 1) },
-    lagMs: { p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: quantile(lags, 1) },
-    firstEventMs: { p50: quantile(opens, 0.5), p99: quantile(opens, 0.99), max: quantile(opens, 1) },
-    heapPerStreamKB: perStreamKB(loaded?.heapUsed, idle?.heapUsed),
-    rssPerStreamKB: perStreamKB(loaded?.rss, idle?.rss),
+    latencyMs: percentiles(latencies),
+    lagMs: percentiles(lags),
+    firstEventMs: percentiles(opens),
     serverCpuUsPerEvent: latencies.length ? Math.round((cpu / latencies.length) * 1e6) : null,
+    clientCpuUsPerEvent: latencies.length ? Math.round((clientCpu.user + clientCpu.system) / latencies.length) : null,
     seconds: Number(seconds.toFixed(1)),
   };
 }
 
+/** Heap and RSS per open stream, sampled once all are open (or half-way through if some never open). */
+async function memoryPass(measured: Server, start: StartStream) {
+  const chunkCount = Math.max(chunks, Math.ceil(20_000 / Math.max(interval, 1)));
+  const idle = await memory(measured.base);
+  const { counts, everyOpen, runs } = await openStreams(start, chunkCount);
+  await Promise.race([everyOpen, new Promise((resolve) => setTimeout(resolve, (chunkCount * interval) / 2))]);
+  const openAtSample = counts.open - counts.ended;
+  const loaded = await memory(measured.base);
+  // The last pass: its streams are left to the servers' shutdown.
+  for (const run of runs) run.catch(() => {});
+  const perStream = (bytes: number) => (openAtSample ? Number((bytes / openAtSample / 1024).toFixed(1)) : null);
+  return {
+    heapPerStreamKB: perStream(loaded.heapUsed - idle.heapUsed),
+    rssPerStreamKB: perStream(loaded.rss - idle.rss),
+    memoryPass: { chunks: chunkCount, openAtSample },
+  };
+}
+
+/**
+ * A fresh database on the server of `url` for this run, dropped at the end: a run does not inherit the rows, dead
+ * tuples and autovacuum work of the runs before it.
+ */
+async function scratchDatabase(url: string) {
+  const name = `a2a_scale_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return { url: scratch.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 async function main() {
   const durable = process.env.A2A_DATABASE_URL;
+  const database = durable ? await scratchDatabase(durable) : undefined;
+  const env = database ? { A2A_DATABASE_URL: database.url } : {};
   const started: Server[] = [];
   let result: Record<string, unknown>;
   try {
     if (scenario === 'streams') {
-      const server = await startServer(basePort);
+      const server = await startServer(basePort, env);
       started.push(server);
-      result = await streamsLoad(server, (_i, samples, opened) =>
+      result = await streamsLoad(server, (_i, count, samples, opened) =>
         follow(
           server.base,
           'SendStreamingMessage',
-          { message: message(`bench-chunks-${chunks}-${interval}`) },
+          { message: message(`bench-chunks-${count}-${interval}`) },
           samples,
           opened,
         ),
       );
     } else if (scenario === 'cross') {
       if (!durable) throw new Error('cross: set A2A_DATABASE_URL (two instances share it)');
-      const a = await startServer(basePort, { A2A_INSTANCE_ID: 'a' });
+      const a = await startServer(basePort, { ...env, A2A_INSTANCE_ID: 'a' });
       started.push(a);
-      const b = await startServer(basePort + 1, { A2A_INSTANCE_ID: 'b' });
+      const b = await startServer(basePort + 1, { ...env, A2A_INSTANCE_ID: 'b' });
       started.push(b);
-      result = await streamsLoad(b, async (_i, samples, opened) => {
+      result = await streamsLoad(b, async (_i, count, samples, opened) => {
         const sent = await rpc(a.base, 'SendMessage', {
-          message: message(`bench-chunks-${chunks}-${interval}`),
+          message: message(`bench-chunks-${count}-${interval}`),
           configuration: { returnImmediately: true },
         }).catch(() => '{}');
         const id = (JSON.parse(sent) as { result?: { task?: { id: string } } }).result?.task?.id;
@@ -288,7 +328,7 @@ async function main() {
         return follow(b.base, 'SubscribeToTask', { id }, samples, opened);
       });
     } else if (scenario === 'idle') {
-      const server = await startServer(basePort);
+      const server = await startServer(basePort, env);
       started.push(server);
       const idle = await memory(server.base);
       const batch = 64;
@@ -309,6 +349,7 @@ async function main() {
   } finally {
     for (const server of started) await stop(server);
     agent.destroy();
+    await database?.drop();
   }
   const line = {
     when: new Date().toISOString(),
