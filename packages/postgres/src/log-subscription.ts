@@ -6,6 +6,8 @@ export interface LogReader {
 }
 
 const BATCH = 500;
+/** Records offered ahead of the cursor that are held for later (beyond: dropped, the log has them). */
+const MAX_EARLY = 1000;
 
 /**
  * A cursor over one task's durable event log, read on demand: wake-ups (NOTIFY, the poll, a local append) only mark
@@ -15,6 +17,13 @@ const BATCH = 500;
 export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   cursor: number;
   private readonly buffer: TaskEventRecord[] = [];
+  /**
+   * Records offered while a read was in flight or ahead of the cursor, by seq: taken once the cursor reaches them, so
+   * a record that arrives during a read costs no second read (at the start of a stream, under load, the first read
+   * takes long and most records arrive during it).
+   */
+  private readonly early = new Map<number, TaskEventRecord>();
+  private reading = false;
   private stale = true;
   private ended = false;
   private closed = false;
@@ -44,11 +53,17 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
     this.signal();
   }
 
-  /** A record this process just committed: taken directly when it is the next one, else read from the log. */
+  /**
+   * A record (committed here, or carried by a NOTIFY): taken directly when it is the next one, held when a read is in
+   * flight or it is ahead of the cursor (then the log is read for the gap).
+   */
   offer(record: TaskEventRecord): void {
     if (this.ended || record.seq <= this.cursor) return;
-    if (record.seq === this.cursor + 1 && !this.stale) this.accept([record]);
-    else this.stale = true;
+    if (record.seq === this.cursor + 1 && !this.stale && !this.reading) this.accept([record]);
+    else {
+      if (this.early.size < MAX_EARLY) this.early.set(record.seq, record);
+      if (!this.reading) this.stale = true;
+    }
     this.signal();
   }
 
@@ -59,6 +74,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
       if (this.closed || this.ended) return this.finish();
       if (this.stale) {
         this.stale = false;
+        this.reading = true;
         let records: TaskEventRecord[] | undefined;
         try {
           records = await this.reader.read(this.taskId, this.cursor, BATCH);
@@ -66,12 +82,14 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
           // Database unreachable: keep the cursor; the next poll or NOTIFY retries.
           continue;
         } finally {
+          this.reading = false;
           if (this.closed) records = [];
         }
         if (records === undefined) this.ended = true;
         else {
           if (records.length === BATCH) this.stale = true;
           this.accept(records.filter((r) => r.seq > this.cursor));
+          this.takeEarly();
         }
         continue;
       }
@@ -83,6 +101,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
 
   async return(): Promise<IteratorResult<TaskEventRecord>> {
     this.buffer.length = 0;
+    this.early.clear();
     this.closed = true;
     this.signal();
     return this.finish();
@@ -106,6 +125,17 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
         return;
       }
     }
+  }
+
+  /** Takes the held records that now follow the cursor; a gap before the rest means a read. */
+  private takeEarly(): void {
+    if (this.early.size === 0) return;
+    const next: TaskEventRecord[] = [];
+    for (let record = this.early.get(this.cursor + 1); record; record = this.early.get(record.seq + 1))
+      next.push(record);
+    this.accept(next);
+    for (const seq of this.early.keys()) if (seq <= this.cursor) this.early.delete(seq);
+    if (this.early.size > 0 && !this.ended) this.stale = true;
   }
 
   private signal(): void {
