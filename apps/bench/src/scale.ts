@@ -1,7 +1,8 @@
 // Scale scenarios (`pnpm --dir apps/bench scale -- --scenario <streams|cross|idle> [options]`), each on fresh bench
 // servers (dist/main.js, --expose-gc) driven from this process:
 // - streams: `--streams 2000` concurrent SSE streams (SendStreamingMessage, messageId bench-chunks-<chunks>-<interval>,
-//   default 100 chunks every 100 ms): delivery latency publish→client p50/p99 (`latencyMs`) and schedule→client
+//   default 100 chunks every 100 ms): delivery latency publish→client p50/p99 (`latencyMs`; `steadyLatencyMs` for
+//   the chunks published once every stream was open, after the connection storm) and schedule→client
 //   (`lagMs`: adds how late a busy server ran the agent), request→first event (`firstEventMs`), server CPU per event,
 //   streams that did not end COMPLETED;
 //   then the same load again (streams of ≥ 20 s) for server heap and RSS per open stream (after GC, once all are
@@ -168,8 +169,10 @@ function follow(base: string, method: string, params: unknown, samples: Samples,
     const stamps = STAMPS.exec(data);
     if (stamps) {
       const now = performance.timeOrigin + performance.now();
+      const sentAt = Number(stamps[2]);
       samples.lags.push(now - Number(stamps[1]));
-      samples.latencies.push(now - Number(stamps[2]));
+      samples.latencies.push(now - sentAt);
+      if (sentAt >= samples.allOpenAt) samples.steady.push(now - sentAt);
     } else if (data.includes('"TASK_STATE_COMPLETED"')) completed = true;
   }).then(
     () => (completed ? 'completed' : 'dropped'),
@@ -180,12 +183,17 @@ function follow(base: string, method: string, params: unknown, samples: Samples,
   );
 }
 
-/** Per chunk, ms from its publish (`latencies`) and from its scheduled time (`lags`) to the client; per stream, ms
- * from the request to its first event (`opens`). */
+/**
+ * Per chunk, ms from its publish (`latencies`; `steady`: only chunks published once every stream was open, at
+ * `allOpenAt`) and from its scheduled time (`lags`) to the client; per stream, ms from the request to its first event
+ * (`opens`).
+ */
 interface Samples {
   latencies: number[];
+  steady: number[];
   lags: number[];
   opens: number[];
+  allOpenAt: number;
 }
 /** Starts stream `i` of `chunkCount` chunks. */
 type StartStream = (i: number, chunkCount: number, samples: Samples, opened: () => void) => Promise<Outcome>;
@@ -203,11 +211,14 @@ async function streamsLoad(measured: Server, start: StartStream) {
 
 /** Opens `streams` streams of `chunkCount` chunks, arriving spread over about a second. */
 async function openStreams(start: StartStream, chunkCount: number) {
-  const samples: Samples = { latencies: [], lags: [], opens: [] };
+  const samples: Samples = { latencies: [], steady: [], lags: [], opens: [], allOpenAt: Number.POSITIVE_INFINITY };
   const counts = { open: 0, ended: 0 };
   let allOpen: () => void = () => {};
   const everyOpen = new Promise<void>((resolve) => {
-    allOpen = resolve;
+    allOpen = () => {
+      samples.allOpenAt = performance.timeOrigin + performance.now();
+      resolve();
+    };
   });
   const runs: Promise<Outcome>[] = [];
   for (let i = 0; i < streams; i++) {
@@ -229,7 +240,7 @@ async function timedPass(measured: Server, start: StartStream) {
   const seconds = (performance.now() - t0) / 1000;
   const cpu = (await cpuSeconds(measured.child.pid)) - cpu0;
   const clientCpu = process.cpuUsage(clientCpu0);
-  const { latencies, lags, opens } = samples;
+  const { latencies, steady, lags, opens } = samples;
   const percentiles = (values: number[]) => {
     values.sort((a, b) => a - b);
     return { p50: quantile(values, 0.5), p99: quantile(values, 0.99), max: quantile(values, 1) };
@@ -246,6 +257,7 @@ async function timedPass(measured: Server, start: StartStream) {
     events: latencies.length,
     expectedEvents: streams * chunks,
     latencyMs: percentiles(latencies),
+    steadyLatencyMs: { events: steady.length, ...percentiles(steady) },
     lagMs: percentiles(lags),
     firstEventMs: percentiles(opens),
     serverCpuUsPerEvent: latencies.length ? Math.round((cpu / latencies.length) * 1e6) : null,
