@@ -23,7 +23,7 @@ export interface InMemoryTaskStoreOptions {
   terminalTtlMs?: number;
   /**
    * Most recent events kept per live task, for clients resuming with `Last-Event-ID` (an older one gets the task
-   * snapshot instead, which holds everything). Bounds the memory of a long stream. Default 32.
+   * snapshot instead, which holds everything). Bounds the memory of a long stream. Default 16.
    */
   liveLogSize?: number;
 }
@@ -58,7 +58,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 60 * 60 * 1000;
-    this.liveLogSize = Math.max(1, options.liveLogSize ?? 32);
+    this.liveLogSize = Math.max(1, options.liveLogSize ?? 16);
     this.tasks = new BoundedCache<string, Entry>({
       max: options.maxTasks ?? 10_000,
       // Re-setting a task (new TTL) stores the same entry again: that is no removal.
