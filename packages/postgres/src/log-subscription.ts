@@ -20,7 +20,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   /**
    * Records offered while a read was in flight or ahead of the cursor, by seq: taken once the cursor reaches them, so
    * a record that arrives during a read costs no second read (at the start of a stream, under load, the first read
-   * takes long and most records arrive during it).
+   * takes long and most records arrive during it; docs/performance.md, "Scale").
    */
   private readonly early = new Map<number, TaskEventRecord>();
   private reading = false;

@@ -101,7 +101,7 @@ interface TaskRow {
  * Snapshots: a status change always rewrites `task` (so finished and waiting tasks, most reads, are current), other
  * events only every SNAPSHOT_EVERY versions: a stream of N chunks writes its task N/16 times, not N (the task grows
  * with every chunk, so that was quadratic in bytes). Readers apply at most 15 logged events (TAIL_SQL). The row's
- * other columns (state, timestamp, version) are written on every append.
+ * other columns (state, timestamp, version) are written on every append. See docs/performance.md, "Scale".
  */
 const SNAPSHOT_EVERY = 16;
 const TAIL_SQL = `CASE WHEN t.snapshot_version IS NOT NULL THEN (SELECT json_agg(e.event ORDER BY e.seq)

@@ -267,8 +267,8 @@ export class WriteBatcher {
       while (this.notices.length) {
         const payloads = this.notices;
         this.notices = [];
-        // One JSON array, not a text[]: pg escapes array elements in JS, one regex pass per payload (~5 % of a
-        // writer's CPU under streaming load); JSON.stringify does it natively. The poll covers a lost wake-up.
+        // One JSON array, not a text[]: pg escapes array elements in JS, one regex pass per payload; JSON.stringify
+        // does it natively (docs/performance.md, "Scale"). The poll covers a lost wake-up.
         await this.pool.query(NOTIFY_SQL, [this.channel, JSON.stringify(payloads)]).catch(() => {});
       }
     } finally {
