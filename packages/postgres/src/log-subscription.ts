@@ -36,8 +36,15 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
     private readonly reader: LogReader,
     private readonly onClose: (subscription: LogSubscription) => void,
     signal?: AbortSignal,
+    /** The records after `afterSeq` when they are known to be all there are so far (no first read; NotifyWatch). */
+    primed?: TaskEventRecord[],
   ) {
     this.cursor = afterSeq;
+    if (primed) {
+      this.stale = false;
+      for (const record of primed) this.early.set(record.seq, record);
+      this.takeEarly();
+    }
     if (signal?.aborted) this.closed = true;
     else if (signal) {
       const abort = () => void this.return();

@@ -23,6 +23,7 @@ import { LOG_FIELDS } from './log-fields.js';
 import { LogSubscription } from './log-subscription.js';
 import { migrate } from './migrate.js';
 import { PgNotifier } from './notifier.js';
+import { NotifyWatch } from './notify-watch.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
 import { guardPoolErrors } from './pool-errors.js';
 import { fromKey, toKey } from './text-key.js';
@@ -142,6 +143,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   private readonly ownsPool: boolean;
   private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
+  /** Open around each `get`, so the subscription that follows it can skip its first read (see NotifyWatch). */
+  private readonly watches = new Map<string, NotifyWatch>();
   private readonly notifier: PgNotifier;
   /** The background jobs' errors: `onError`, else `logger`. */
   private readonly log: A2ALog;
@@ -299,15 +302,37 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   }
 
   async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
-    const { rows } =
-      owner === undefined
-        ? await this.query<TaskRow>(`SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1`, [toKey(taskId)])
-        : await this.query<TaskRow>(`SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1 AND owner = $2`, [
-            toKey(taskId),
-            toKey(owner),
-          ]);
-    const row = rows[0];
-    return row && { task: withTail(row), version: Number(row.version) };
+    const key = toKey(taskId);
+    const watch = this.openWatch(key);
+    try {
+      const { rows } =
+        owner === undefined
+          ? await this.query<TaskRow>(`SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1`, [key])
+          : await this.query<TaskRow>(
+              `SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1 AND owner = $2`,
+              [key, toKey(owner)],
+            );
+      const row = rows[0];
+      if (row) watch.read(Number(row.version));
+      return row && { task: withTail(row), version: Number(row.version) };
+    } finally {
+      // Closed on the next turn: the caller subscribes in this one (after its awaits on this promise).
+      setImmediate(() => this.closeWatch(key, watch));
+    }
+  }
+
+  private openWatch(key: string): NotifyWatch {
+    let watch = this.watches.get(key);
+    if (!watch) {
+      watch = new NotifyWatch(this.notifier.listening);
+      this.watches.set(key, watch);
+    }
+    watch.refs++;
+    return watch;
+  }
+
+  private closeWatch(key: string, watch: NotifyWatch): void {
+    if (--watch.refs === 0 && this.watches.get(key) === watch) this.watches.delete(key);
   }
 
   async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
@@ -347,6 +372,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state: task.status.state };
     const local = this.subscribers.get(key);
     if (local) for (const sub of local) sub.offer(record);
+    this.watches.get(key)?.add(record);
     return record;
   }
 
@@ -401,6 +427,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
         if (current?.size === 0) this.subscribers.delete(key);
       },
       signal,
+      this.watches.get(key)?.after(afterSeq),
     );
     set.add(subscription);
     return subscription;
@@ -534,8 +561,10 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   private onNotify(payload: string): void {
     const colon = payload.indexOf(':');
     const split = payload.indexOf(RECORD_SEPARATOR, colon);
-    const set = this.subscribers.get(payload.slice(colon + 1, split < 0 ? undefined : split));
-    if (!set) return; // (most notifications on a busy cluster: nothing parsed for them)
+    const key = payload.slice(colon + 1, split < 0 ? undefined : split);
+    const set = this.subscribers.get(key);
+    const watch = this.watches.get(key);
+    if (!set && !watch) return; // (most notifications on a busy cluster: nothing parsed for them)
     const seq = Number(payload.slice(0, colon));
     let record: TaskEventRecord | undefined;
     if (split >= 0) {
@@ -543,14 +572,18 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
         record = JSON.parse(payload.slice(split + 1)) as TaskEventRecord;
       } catch {}
     }
-    for (const sub of set) {
-      if (record?.seq === seq && record.taskId === sub.taskId) sub.offer(record);
+    const carried = record?.seq === seq && record.taskId === fromKey(key) ? record : undefined;
+    watch?.add(carried);
+    for (const sub of set ?? []) {
+      if (carried) sub.offer(carried);
       else sub.wake(seq);
     }
   }
 
+  /** After the LISTEN connection was lost: notifications may be missing, so readers go to the log. */
   private wakeAll(): void {
     for (const set of this.subscribers.values()) for (const sub of set) sub.wake();
+    for (const watch of this.watches.values()) watch.break();
   }
 
   /** The safety net: one query for all subscribed tasks, waking those whose task moved past their cursor. */

@@ -266,6 +266,50 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     expect(b.subscriptionCount).toBe(0);
   });
 
+  it('a subscriber starting from a fresh read takes NOTIFY-carried records, no log read, gap-free under appends', async () => {
+    // A reader without the poll: any log read would be the subscription's own.
+    const c = await PostgresTaskStore.connect({ connection: db.url, pollIntervalMs: 600_000, onError: () => {} });
+    try {
+      let logReads = 0;
+      const query = c.pool.query.bind(c.pool) as (...args: unknown[]) => unknown;
+      (c.pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        if (String(args[0]).includes('LEFT JOIN a2a_task_events')) logReads++;
+        return query(...args);
+      };
+      await a.create(task('primed'), 'alice');
+      let version = (await a.append('primed', 1, status('TASK_STATE_WORKING'))).seq;
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const writer = (async () => {
+        for (let i = 0; i < 60; i++) {
+          const chunk = { kind: 'artifact' as const, artifact: { artifactId: 'a', parts: [{ text: `${i}` }] } };
+          version = (await a.append('primed', version, chunk)).seq;
+          await pause(2);
+        }
+        return (await a.append('primed', version, status('TASK_STATE_COMPLETED'))).seq;
+      })();
+      const followers: Promise<{ from: number; seen: number[] }>[] = [];
+      for (let k = 0; k < 10; k++) {
+        await pause(8);
+        const from = (await c.get('primed', 'alice'))?.version ?? 0;
+        // Subscribes in the turn its read resolved, as the engine does.
+        followers.push(
+          (async () => {
+            const seen: number[] = [];
+            for await (const record of c.subscribe('primed', from)) seen.push(record.seq);
+            return { from, seen };
+          })(),
+        );
+      }
+      const last = await writer;
+      for (const { from, seen } of await Promise.all(followers)) {
+        expect(seen).toEqual(Array.from({ length: last - from }, (_, i) => from + 1 + i));
+      }
+      expect(logReads).toBe(0);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('a subscription to an unknown task ends; an aborted one releases itself', async () => {
     const none: TaskEventRecord[] = [];
     for await (const r of b.subscribe('missing', 0)) none.push(r);
