@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentExecutor } from '../src/index.js';
 import { card, sseReader, startServer, type TestServer } from './helpers.js';
 
@@ -36,6 +36,19 @@ afterAll(() => s.close());
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('sessions dialect', () => {
+  it('lists messages in the order they were sent, even within one millisecond', async () => {
+    const id: string = (await s.rest('POST', '/sessions', {})).body.session.id;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-24T09:00:00Z') }); // the clock stands still
+    try {
+      for (let i = 0; i < 8; i++) await s.rest('POST', `/sessions/${id}/messages`, { role: 'user', content: `m${i}` });
+    } finally {
+      vi.useRealTimers();
+    }
+    const listed = (await s.rest('GET', `/sessions/${id}/messages?limit=100`)).body.messages as { content: string }[];
+    const sent = listed.filter((m) => m.content.startsWith('m')).map((m) => m.content);
+    expect(sent).toEqual(Array.from({ length: 8 }, (_, i) => `m${i}`));
+  });
+
   it('drives a session: create, two messages, list with cursors, stream, delete', async () => {
     const created = await s.rest('POST', '/sessions', { metadata: { topic: 'travel' }, extra: 'tolerated' });
     expect(created.status).toBe(201);

@@ -104,6 +104,16 @@ export function taskMessages(task: Task): SessionMessage[] {
 }
 
 /** The messages of a context's tasks: tasks in the order they began, each task's messages in its order. */
+let lastStamp = 0;
+/**
+ * Now, as a message's `created_at`: strictly increasing within this process, so that messages sent in the same
+ * millisecond keep their order (a session lists its tasks by their first message's stamp).
+ */
+export function messageTime(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp).toISOString();
+}
+
 export function contextMessages(tasks: readonly Task[]): SessionMessage[] {
   const began = (task: Task) => {
     const first = task.history?.[0];

@@ -23,6 +23,7 @@ import {
   contextMessages,
   MESSAGE_KEY,
   type MessageStamp,
+  messageTime,
   type SessionMessage,
   sessionMessage,
 } from './session-messages.js';
@@ -116,7 +117,7 @@ export function sessionsDialect(): Dialect {
     if (sessionEnded(record)) throw sessionEndedError(id);
     const stamp: MessageStamp = {
       role: body.role,
-      created_at: new Date().toISOString(),
+      created_at: messageTime(),
       ...(body.in_reply_to != null && { in_reply_to: body.in_reply_to }),
     };
     const waiting = await waitingTask(env, id);
@@ -284,7 +285,7 @@ function checked<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 /** The messages a send produced: the client's message and the agent's answer (last). */
 function answerOf(result: SendMessageResponse, sent: Message, sentAt: string): SessionMessage[] {
   if ('message' in result && result.message) {
-    return [sessionMessage(sent, sentAt), sessionMessage(result.message, new Date().toISOString(), sent.messageId)];
+    return [sessionMessage(sent, sentAt), sessionMessage(result.message, messageTime(), sent.messageId)];
   }
   const messages = 'task' in result && result.task ? contextMessages([result.task]) : [];
   const at = messages.findIndex((m) => m.id === sent.messageId);
