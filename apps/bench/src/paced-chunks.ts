@@ -29,15 +29,11 @@ export function parseChunkPlan(messageId: string): ChunkPlan | undefined {
 export const publishTime = (): number => performance.timeOrigin + performance.now();
 export const chunkText = (index: number, scheduled: number, at: number): string =>
   `chunk ${index} s=${scheduled.toFixed(3)} t=${at.toFixed(3)}`;
-const TIME = / t=([\d.]+)$/;
-const SCHEDULED = / s=([\d.]+) /;
-export function chunkSentAt(text: string): number | undefined {
-  const match = TIME.exec(text);
-  return match ? Number(match[1]) : undefined;
-}
-export function chunkScheduledAt(text: string): number | undefined {
-  const match = SCHEDULED.exec(text);
-  return match ? Number(match[1]) : undefined;
+const STAMPS = /chunk \d+ s=([\d.]+) t=([\d.]+)/;
+/** The times stamped in a chunk's text, found in the text alone or in any frame that carries it. */
+export function chunkStamps(text: string): { scheduled: number; sent: number } | undefined {
+  const match = STAMPS.exec(text);
+  return match ? { scheduled: Number(match[1]), sent: Number(match[2]) } : undefined;
 }
 
 /**

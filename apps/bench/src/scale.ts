@@ -21,7 +21,7 @@ import { cpus, hostname, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { numberArg, parseArgs } from './args.js';
-import { chunkText } from './paced-chunks.js';
+import { chunkStamps } from './paced-chunks.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'streams';
@@ -149,10 +149,6 @@ const quantile = (sorted: number[], q: number) =>
 /** How a stream went: ended COMPLETED, ended (or broke) before, or never opened (connection refused or reset). */
 type Outcome = 'completed' | 'dropped' | 'refused';
 
-/** A chunk's scheduled and publish times in a frame (see chunkText). */
-const STAMPS = /"chunk \d+ s=([\d.]+) t=([\d.]+)"/;
-if (!STAMPS.test(`"${chunkText(1, 2.5, 3.5)}"`)) throw new Error('STAMPS does not match chunkText');
-
 /** Follows one stream: latency of every chunk, and how it ended. */
 function follow(base: string, method: string, params: unknown, samples: Samples, opened: () => void): Promise<Outcome> {
   let completed = false;
@@ -166,13 +162,12 @@ function follow(base: string, method: string, params: unknown, samples: Samples,
     }
     // Stamps read off the frame's text, no JSON.parse: the client shares the machine's cores with the server under
     // test, so its cost per event shows in every latency (clientCpuUsPerEvent).
-    const stamps = STAMPS.exec(data);
+    const stamps = chunkStamps(data);
     if (stamps) {
       const now = performance.timeOrigin + performance.now();
-      const sentAt = Number(stamps[2]);
-      samples.lags.push(now - Number(stamps[1]));
-      samples.latencies.push(now - sentAt);
-      if (sentAt >= samples.allOpenAt) samples.steady.push(now - sentAt);
+      samples.lags.push(now - stamps.scheduled);
+      samples.latencies.push(now - stamps.sent);
+      if (stamps.sent >= samples.allOpenAt) samples.steady.push(now - stamps.sent);
     } else if (data.includes('"TASK_STATE_COMPLETED"')) completed = true;
   }).then(
     () => (completed ? 'completed' : 'dropped'),

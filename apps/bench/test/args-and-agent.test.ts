@@ -5,7 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { numberArg, parseArgs } from '../src/args.js';
 import { durableStoreFromEnv, startServer } from '../src/main.js';
-import { chunkScheduledAt, chunkSentAt, chunkText, parseChunkPlan, streamChunks } from '../src/paced-chunks.js';
+import { chunkStamps, chunkText, parseChunkPlan, streamChunks } from '../src/paced-chunks.js';
 
 describe('bench arguments', () => {
   it('reads --name value, --name=value and bare flags, ignoring a lone --', () => {
@@ -43,9 +43,11 @@ describe('paced chunks agent', () => {
   });
 
   it('chunk texts carry their scheduled and publish times', () => {
-    expect(chunkSentAt(chunkText(3, 1732420000100.25, 1732420000123.5))).toBe(1732420000123.5);
-    expect(chunkScheduledAt(chunkText(3, 1732420000100.25, 1732420000123.5))).toBe(1732420000100.25);
-    expect(chunkSentAt('echo: hi')).toBeUndefined();
+    expect(chunkStamps(chunkText(3, 1732420000100.25, 1732420000123.5))?.sent).toBe(1732420000123.5);
+    expect(chunkStamps(chunkText(3, 1732420000100.25, 1732420000123.5))?.scheduled).toBe(1732420000100.25);
+    // Also inside the JSON of a frame (how the scale client reads it).
+    expect(chunkStamps(JSON.stringify({ text: chunkText(3, 1.5, 2.5) }))).toEqual({ scheduled: 1.5, sent: 2.5 });
+    expect(chunkStamps('echo: hi')).toBeUndefined();
   });
 
   it('WORKING, the chunks on a fixed schedule (waits asked, not measured), then COMPLETED', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startServer } from '../src/main.js';
-import { chunkScheduledAt, chunkSentAt } from '../src/paced-chunks.js';
+import { chunkStamps } from '../src/paced-chunks.js';
 
 const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 const send = (text: string, method = 'SendMessage', messageId: string = crypto.randomUUID()) =>
@@ -83,8 +83,9 @@ describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
     const texts = chunks.map((c) => c.artifact?.parts[0]?.text ?? '');
     expect(texts.map((t) => t.replace(/ s=.*/, ''))).toEqual(['chunk 0', 'chunk 1', 'chunk 2', 'chunk 3']);
     for (const text of texts) {
-      expect(chunkScheduledAt(text)).toBeGreaterThanOrEqual(before - 1);
-      expect(chunkSentAt(text)).toBeGreaterThanOrEqual(chunkScheduledAt(text) ?? Number.NaN);
+      const stamps = chunkStamps(text);
+      expect(stamps?.scheduled).toBeGreaterThanOrEqual(before - 1);
+      expect(stamps?.sent).toBeGreaterThanOrEqual(stamps?.scheduled ?? Number.NaN);
     }
     expect(chunks.at(-1)?.lastChunk).toBe(true);
     const last = events.at(-1)?.result as { statusUpdate?: { status: { state: string } } };
