@@ -21,6 +21,26 @@ import { PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js
 const DURATION_MS = Number(process.env.BENCH_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
+/** `op` from CONCURRENCY loops: a 1 s warm-up, then DURATION_MS measured; the sorted latencies (ms). */
+async function drive(op: () => Promise<void>): Promise<number[]> {
+  const run = async (ms: number) => {
+    const latencies: number[] = [];
+    const end = Date.now() + ms;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < end) {
+          const t = performance.now();
+          await op();
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    return latencies.sort((a, b) => a - b);
+  };
+  await run(1000); // warm-up
+  return run(DURATION_MS);
+}
+
 async function measure(name: string, taskStore: TaskStore & PushConfigStore, coordinator?: ExecutionCoordinator) {
   const a2a = createA2AHandler({
     agentCard: {
@@ -63,22 +83,7 @@ async function measure(name: string, taskStore: TaskStore & PushConfigStore, coo
       req.setHeader('content-type', 'application/json');
       req.end(body);
     });
-  const run = async (ms: number) => {
-    const latencies: number[] = [];
-    const end = Date.now() + ms;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (Date.now() < end) {
-          const t = performance.now();
-          await send();
-          latencies.push(performance.now() - t);
-        }
-      }),
-    );
-    return latencies.sort((a, b) => a - b);
-  };
-  await run(1000); // warm-up
-  const latencies = await run(DURATION_MS);
+  const latencies = await drive(send);
   agent.destroy();
   server.closeAllConnections();
   server.close();
@@ -113,22 +118,7 @@ async function measureRaw(url: string) {
       client.release();
     }
   };
-  const run = async (ms: number) => {
-    const latencies: number[] = [];
-    const end = Date.now() + ms;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (Date.now() < end) {
-          const t = performance.now();
-          await write();
-          latencies.push(performance.now() - t);
-        }
-      }),
-    );
-    return latencies.sort((a, b) => a - b);
-  };
-  await run(1000); // warm-up
-  const latencies = await run(DURATION_MS);
+  const latencies = await drive(write);
   await pool.end();
   return report('raw 3-write tx', latencies);
 }
