@@ -6,6 +6,14 @@ import { card, deferred, sseReader, startServer, type TestServer, userMessage } 
 describe('stream resumption with Last-Event-ID', () => {
   let server: TestServer;
   afterEach(() => server?.close());
+  /** A task left running on `server` (SendMessage returning at once): its id. */
+  const startTask = async () =>
+    (
+      await server.rest('POST', '/message:send', {
+        message: userMessage('go'),
+        configuration: { returnImmediately: true },
+      })
+    ).body.task.id as string;
 
   it('replays exactly the events after the id, then continues live', async () => {
     const step = deferred();
@@ -22,11 +30,7 @@ describe('stream resumption with Last-Event-ID', () => {
         },
       },
     });
-    const sent = await server.rest('POST', '/message:send', {
-      message: userMessage('go'),
-      configuration: { returnImmediately: true },
-    });
-    const id = sent.body.task.id as string;
+    const id = await startTask();
     await step.promise;
 
     const first = await fetch(`${server.url}/tasks/${id}:subscribe`, { method: 'POST' });
@@ -66,11 +70,7 @@ describe('stream resumption with Last-Event-ID', () => {
         },
       },
     });
-    const sent = await server.rest('POST', '/message:send', {
-      message: userMessage('go'),
-      configuration: { returnImmediately: true },
-    });
-    const id = sent.body.task.id as string;
+    const id = await startTask();
     await chunked.promise;
     const resumed = await fetch(`${server.url}/tasks/${id}:subscribe`, {
       method: 'POST',
@@ -97,11 +97,7 @@ describe('stream resumption with Last-Event-ID', () => {
         },
       },
     });
-    const sent = await server.rest('POST', '/message:send', {
-      message: userMessage('go'),
-      configuration: { returnImmediately: true },
-    });
-    const id = sent.body.task.id as string;
+    const id = await startTask();
     const resumed = await fetch(`${server.url}/tasks/${id}:subscribe`, {
       method: 'POST',
       headers: { 'last-event-id': '999' },
