@@ -35,6 +35,7 @@ export function sseStream(options: SseOptions): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(options.first));
+      options.first = ''; // sent: not held for the stream's life
       timer = setInterval(() => {
         if (!finished) controller.enqueue(encoder.encode(': keep-alive\n\n'));
       }, options.keepAliveMs);

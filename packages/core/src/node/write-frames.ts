@@ -3,6 +3,7 @@ import type { SseOptions } from '../http/sse.js';
 
 /** A batch this large leaves at once rather than at the end of the turn. */
 const BATCH_BYTES = 64 * 1024;
+const KEEP_ALIVE = ': keep-alive\n\n';
 
 /**
  * Writes SSE frames straight to a Node response (no Web stream, no re-encoding). The first frame of a turn of the
@@ -10,72 +11,135 @@ const BATCH_BYTES = 64 * 1024;
  * docs/performance.md, "Hot-path tricks"); every batch is flushed for compression middleware. Waits for `drain`
  * when the client reads slowly. Stops and releases the source when the client goes away. Never rejects.
  */
-export async function writeFrames(res: ServerResponse, sse: SseOptions): Promise<void> {
-  let gone = false;
-  let pending = '';
-  let scheduled = false;
-  const release = () => {
-    if (gone) return;
-    gone = true;
-    void Promise.resolve(sse.rest.return?.()).catch(() => {});
-  };
-  res.once('close', () => {
-    if (!res.writableFinished) release();
-  });
-  const send = () => {
-    if (pending === '' || gone || res.writableEnded) return;
-    const batch = pending;
-    pending = '';
-    res.write(batch);
-    (res as { flush?: () => void }).flush?.();
-  };
-  const flush = () => {
-    scheduled = false;
-    send();
-  };
-  const write = (frame: string) => {
-    pending += frame;
-    if (!scheduled) {
+export function writeFrames(res: ServerResponse, sse: SseOptions): Promise<void> {
+  return new FrameWriter(res, sse).run();
+}
+
+const WRITER = Symbol('a2a.frameWriter');
+type WithWriter = ServerResponse & { [WRITER]?: FrameWriter };
+
+/**
+ * One open stream's state, with its methods on the prototype and no timer of its own (see {@link keepAlive}): an
+ * SSE stream stays open for minutes, and a closure per callback plus a keep-alive timer cost ~0.5 KB per open
+ * stream (docs/performance.md, "Scale").
+ */
+class FrameWriter {
+  gone = false;
+  pending = '';
+  scheduled = false;
+
+  constructor(
+    readonly res: ServerResponse,
+    readonly sse: SseOptions,
+  ) {}
+
+  async run(): Promise<void> {
+    const { res, sse } = this;
+    (res as WithWriter)[WRITER] = this;
+    res.on('close', onClose); // one shared listener: the writer is found on the response
+    keepAlive.add(this);
+    try {
+      // Taken, not kept: the first frame (the task snapshot, often the largest) would otherwise live as long as the
+      // stream, held by the response that carries these options.
+      const first = sse.first;
+      sse.first = '';
+      if (first) this.write(first);
+      else res.flushHeaders();
+      for (;;) {
+        if (res.writableNeedDrain) await drained(res);
+        const next = await sse.rest.next();
+        if (this.gone || next.done) break;
+        this.write(next.value);
+      }
+    } catch (error) {
+      if (!this.gone) this.write(sse.errorFrame(error));
+    } finally {
+      keepAlive.delete(this);
+      if (!this.gone) {
+        // The last batch goes with the end of the response.
+        const batch = this.pending;
+        this.pending = '';
+        res.end(batch);
+      }
+    }
+  }
+
+  /** The client went away: stop, and release the source. */
+  release(): void {
+    if (this.gone) return;
+    this.gone = true;
+    keepAlive.delete(this);
+    void Promise.resolve(this.sse.rest.return?.()).catch(() => {});
+  }
+
+  write(frame: string): void {
+    this.pending += frame;
+    if (!this.scheduled) {
       // The first frame of a turn leaves at once: held for the check phase, a paced stream's event would wait for
       // every other stream whose timer fired in the same turn (tens of ms with thousands of streams). Frames that
       // follow it in the same turn (a burst) are joined and leave at the end of the turn.
-      scheduled = true;
-      setImmediate(flush);
-      send();
-    } else if (pending.length >= BATCH_BYTES) send();
-  };
-  const timer = setInterval(() => {
-    if (!gone) write(': keep-alive\n\n');
-  }, sse.keepAliveMs);
-  timer.unref?.();
-  try {
-    if (sse.first) write(sse.first);
-    else res.flushHeaders();
-    for (;;) {
-      if (res.writableNeedDrain) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off('drain', done);
-            res.off('close', done);
-            resolve();
-          };
-          res.once('drain', done);
-          res.once('close', done);
-        });
-      }
-      const next = await sse.rest.next();
-      if (gone || next.done) break;
-      write(next.value);
-    }
-  } catch (error) {
-    if (!gone) write(sse.errorFrame(error));
-  } finally {
-    clearInterval(timer);
-    if (!gone) {
-      // The last batch goes with the end of the response.
-      const batch = pending;
-      pending = '';
-      res.end(batch);
-    }
+      this.scheduled = true;
+      setImmediate(flush, this);
+      this.send();
+    } else if (this.pending.length >= BATCH_BYTES) this.send();
+  }
+
+  send(): void {
+    if (this.pending === '' || this.gone || this.res.writableEnded) return;
+    const batch = this.pending;
+    this.pending = '';
+    this.res.write(batch);
+    (this.res as { flush?: () => void }).flush?.();
   }
 }
+
+function onClose(this: WithWriter): void {
+  const writer = this[WRITER];
+  if (writer && !this.writableFinished) writer.release();
+}
+
+function flush(writer: FrameWriter): void {
+  writer.scheduled = false;
+  writer.send();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
+/**
+ * The `: keep-alive` comments of every open stream, one timer per interval instead of one per stream (a stream may
+ * get its first comment sooner than a whole interval after it opened; comments carry nothing).
+ */
+const keepAlive = {
+  byInterval: new Map<number, { timer: ReturnType<typeof setInterval>; writers: Set<FrameWriter> }>(),
+  add(writer: FrameWriter): void {
+    const ms = writer.sse.keepAliveMs;
+    let group = this.byInterval.get(ms);
+    if (!group) {
+      const writers = new Set<FrameWriter>();
+      const timer = setInterval(() => {
+        for (const w of writers) if (!w.gone) w.write(KEEP_ALIVE);
+      }, ms);
+      timer.unref?.();
+      group = { timer, writers };
+      this.byInterval.set(ms, group);
+    }
+    group.writers.add(writer);
+  },
+  delete(writer: FrameWriter): void {
+    const ms = writer.sse.keepAliveMs;
+    const group = this.byInterval.get(ms);
+    if (!group?.writers.delete(writer) || group.writers.size > 0) return;
+    clearInterval(group.timer);
+    this.byInterval.delete(ms);
+  },
+};
