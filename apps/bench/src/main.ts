@@ -1,4 +1,4 @@
-// Bench server: `node --expose-gc dist/main.js --adapter <express|koa|hapi|fastify|hono|nestjs|sdk> --port <n> [--host 127.0.0.1]
+// Bench server: `node --expose-gc dist/main.js --adapter <node|express|koa|hapi|fastify|hono|nestjs|sdk> --port <n> [--host 127.0.0.1]
 // [--max-tasks <n>] [--grpc-port <n>] [--otel noop]`. Prints `READY <url> pid=<pid>` once listening (and
 // `grpc=<host:port>` when @a2a/grpc serves the same handler; not for the sdk server). `--otel noop` registers the
 // OpenTelemetry SDK with exporters that drop everything (the instrumentation's overhead; run.ts: adapter `express+otel`).
@@ -12,7 +12,7 @@ import { createTaskStoreFromEnv, type TaskStoreSetup } from '@a2a/postgres';
 import { numberArg, parseArgs } from './args.js';
 import type { BenchOptions } from './bench-a2a.js';
 
-export const ADAPTERS = ['express', 'koa', 'hapi', 'fastify', 'hono', 'nestjs', 'sdk'] as const;
+export const ADAPTERS = ['node', 'express', 'koa', 'hapi', 'fastify', 'hono', 'nestjs', 'sdk'] as const;
 export type Adapter = (typeof ADAPTERS)[number];
 
 export async function startServer(
@@ -22,6 +22,8 @@ export async function startServer(
   options: BenchOptions = {},
 ): Promise<Server> {
   switch (adapter) {
+    case 'node':
+      return (await import('./servers/node.js')).startNode(port, host, options);
     case 'express':
       return (await import('./servers/express.js')).startExpress(port, host, options);
     case 'koa':
