@@ -32,7 +32,7 @@ export {
 } from './compat/v03-translate.js';
 export type * from './compat/v03-types.js';
 export { ERROR_DOMAIN, fromZodError, invalidParams, taskNotFound, toA2AError } from './errors.js';
-export { isJsonContentType, readBodyBytes, readBodyText } from './http/body.js';
+export { isJsonContentType, readBodyBytes, readBodyText, readCapped } from './http/body.js';
 export { checkMountable } from './http/check-mountable.js';
 export { requestedVersion } from './http/create-handler.js';
 export { parseParams, tenantScoped } from './http/json-rpc.js';

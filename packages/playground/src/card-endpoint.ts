@@ -1,5 +1,6 @@
+import { readCapped } from '@a2a/core/internal';
 import { type CardReport, checkSignature, signatureJku, validateCard } from './card-check.js';
-import { json, readCapped, readRequestBody } from './limits.js';
+import { json, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
 const MAX_CARD_BYTES = 1 << 20;

@@ -105,6 +105,16 @@ describe('remote agents through the SSRF guard', () => {
     expect(badRequest.status).toBe(400);
   });
 
+  it('refuses a card over 1 MiB with 502 and a request body over 1 MiB with 413', async () => {
+    const huge = await post(open.url, '/api/card', { url: `${agent.url}/bad/huge.json` });
+    expect(huge.status).toBe(502);
+    expect((await huge.json()).error).toBe('The agent card is larger than 1048576 bytes');
+
+    const tooLarge = await post(open.url, '/api/card', { url: 'http://example.test/card', card: 'x'.repeat(1 << 20) });
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({ error: 'The request is too large' });
+  });
+
   it('checks a card the page fetched itself (same origin) without fetching anything', async () => {
     const before = agent.hits.length;
     const r = await post(open.url, '/api/card', { url: 'http://example.test/card', card: { name: 'x' } });

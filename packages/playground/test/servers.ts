@@ -51,7 +51,7 @@ export interface RemoteAgent extends Running {
 
 /**
  * A "remote" agent with a signed card (JWKS at its root), plus broken cards under /bad: one failing the schema, one
- * with a tampered signature, one that is not JSON, and one whose texts are HTML.
+ * with a tampered signature, one that is not JSON, one whose texts are HTML, and one over the playground's size limit.
  */
 export async function startRemoteAgent(): Promise<RemoteAgent> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
@@ -83,6 +83,7 @@ export async function startRemoteAgent(): Promise<RemoteAgent> {
     res.json({ name: xss, description: xss, version: '1', capabilities: {}, skills: [] });
   });
   app.get('/bad/not-json', (_req, res) => void res.type('text/html').send('<html>hello</html>'));
+  app.get('/bad/huge.json', (_req, res) => void res.json({ pad: 'x'.repeat(1 << 20) })); // over the 1 MiB card limit
   app.get('/bad/tampered.json', async (_req, res) => {
     const card = await (await fetch(`${running.url}/.well-known/agent-card.json`)).json();
     res.json({ ...card, description: 'changed after signing' });

@@ -39,8 +39,21 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
     return bytes;
   }
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  const bytes = await readCapped(request.body, maxBytes);
+  if (!bytes) throw tooLarge(maxBytes);
+  return bytes;
+}
+
+/**
+ * Reads a stream (a request's or a fetched response's body) up to `maxBytes`; `undefined` when it is longer: the
+ * rest is not read and the stream is cancelled. No stream is an empty body.
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -49,7 +62,7 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     size += value.byteLength;
     if (size > maxBytes) {
       void reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+      return undefined;
     }
     chunks.push(value);
   }
