@@ -146,20 +146,10 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
   if (adapter === 'hono') {
     const app = new Hono();
     app.route('/', a2aHono(a2a));
+    // Hono's Node server is already listening on `port` (or about to): wait for it rather than listening again.
     server = serveHono({ fetch: app.fetch, port, hostname: host }) as Server;
     await new Promise((resolve) => server.once('listening', resolve));
-    const { port: actual } = server.address() as { port: number };
-    return {
-      url: `http://${host}:${actual}`,
-      grpcAddress,
-      close: async () => {
-        await close();
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      },
-    };
-  }
-  if (adapter === 'nestjs') {
+  } else if (adapter === 'nestjs') {
     // Nest's Express platform with its body parser (the default), the module at the root.
     const app = await NestFactory.create(A2AModule.forRoot({ handler: a2a }), { logger: false });
     await app.listen(port, host);
