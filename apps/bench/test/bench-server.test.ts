@@ -53,6 +53,44 @@ describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
     expect(json.result.task.artifacts[0]?.parts[0]?.text).toBe('echo: hello');
   });
 
+  it('answers message:X with an agent message and input-required with a task left INPUT_REQUIRED', async () => {
+    const rpc = async (text: string) =>
+      (await (await fetch(`${base}/a2a/jsonrpc`, { method: 'POST', headers: v1, body: send(text) })).json()) as {
+        result: { message?: { role: string; parts: { text: string }[] }; task?: { status: { state: string } } };
+      };
+    const message = (await rpc('message:hi')).result.message;
+    expect(message?.role).toBe('ROLE_AGENT');
+    expect(message?.parts[0]?.text).toBe('echo: hi');
+    if (adapter !== 'sdk') {
+      expect((await rpc('input-required')).result.task?.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      return;
+    }
+    // The SDK server publishes only a Task event in INPUT_REQUIRED, which its SDK does not treat as the end of the
+    // call (it waits for a status update), so the answer never comes: read the stream's first event instead.
+    const stop = new AbortController();
+    const response = await fetch(`${base}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { ...v1, accept: 'text/event-stream' },
+      body: send('input-required', 'SendStreamingMessage'),
+      signal: stop.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let first: string | undefined;
+    const parser = createParser({
+      onEvent: (event) => {
+        first ??= event.data;
+      },
+    });
+    while (first === undefined) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+    stop.abort();
+    expect(JSON.parse(first ?? '{}').result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+
   it('streams exactly N events ending with COMPLETED', async () => {
     const response = await fetch(`${base}/a2a/jsonrpc`, {
       method: 'POST',

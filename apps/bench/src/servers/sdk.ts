@@ -29,18 +29,35 @@ const echoArtifact = (value: string) => ({
   metadata: undefined,
   extensions: [],
 });
+const status = (state: TaskState) => ({ state, timestamp: now(), message: undefined });
+/** The request's task in `state`, the user's message as its history. */
+const taskEvent = (ctx: RequestContext, state: TaskState, artifacts: ReturnType<typeof echoArtifact>[] = []) =>
+  AgentEvent.task({
+    id: ctx.taskId,
+    contextId: ctx.contextId,
+    status: status(state),
+    artifacts,
+    history: [ctx.userMessage],
+    metadata: undefined,
+  });
+const statusUpdate = (ctx: RequestContext, state: TaskState) =>
+  AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status: status(state), metadata: undefined });
+/** Chunk `i` of a streamed artifact: appended after the first. */
+const chunkUpdate = (ctx: RequestContext, artifact: ReturnType<typeof echoArtifact>, i: number, lastChunk: boolean) =>
+  AgentEvent.artifactUpdate({
+    taskId: ctx.taskId,
+    contextId: ctx.contextId,
+    artifact,
+    append: i > 0,
+    lastChunk,
+    metadata: undefined,
+  });
 
 class SdkEchoExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const user = ctx.userMessage;
     const first = user.parts.find((p) => p.content?.$case === 'text');
     const input = first?.content?.$case === 'text' ? first.content.value : '';
-    const { taskId, contextId } = ctx;
-    const status = (state: TaskState) => ({
-      state,
-      timestamp: now(),
-      message: undefined,
-    });
     const plan = parseChunkPlan(user.messageId);
     if (plan) return pacedChunks(plan, ctx, bus);
     if (input.startsWith('message:')) {
@@ -48,7 +65,7 @@ class SdkEchoExecutor implements AgentExecutor {
         AgentEvent.message({
           messageId: crypto.randomUUID(),
           role: Role.ROLE_AGENT,
-          contextId,
+          contextId: ctx.contextId,
           taskId: '',
           parts: [text(`echo: ${input.slice('message:'.length)}`)],
           metadata: undefined,
@@ -59,71 +76,21 @@ class SdkEchoExecutor implements AgentExecutor {
       return;
     }
     if (input === 'input-required') {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, timestamp: now(), message: undefined },
-          artifacts: [],
-          history: [user],
-          metadata: undefined,
-        }),
-      );
+      bus.publish(taskEvent(ctx, TaskState.TASK_STATE_INPUT_REQUIRED));
       return;
     }
     const stream = /^stream:(\d+)$/.exec(input);
     if (stream) {
       const total = Math.max(3, Number(stream[1]));
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: status(TaskState.TASK_STATE_SUBMITTED),
-          artifacts: [],
-          history: [user],
-          metadata: undefined,
-        }),
-      );
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId,
-          status: status(TaskState.TASK_STATE_WORKING),
-          metadata: undefined,
-        }),
-      );
+      bus.publish(taskEvent(ctx, TaskState.TASK_STATE_SUBMITTED));
+      bus.publish(statusUpdate(ctx, TaskState.TASK_STATE_WORKING));
       for (let i = 0; i < total - 3; i++) {
-        bus.publish(
-          AgentEvent.artifactUpdate({
-            taskId,
-            contextId,
-            artifact: echoArtifact(`chunk ${i}`),
-            append: i > 0,
-            lastChunk: i === total - 4,
-            metadata: undefined,
-          }),
-        );
+        bus.publish(chunkUpdate(ctx, echoArtifact(`chunk ${i}`), i, i === total - 4));
       }
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId,
-          status: status(TaskState.TASK_STATE_COMPLETED),
-          metadata: undefined,
-        }),
-      );
+      bus.publish(statusUpdate(ctx, TaskState.TASK_STATE_COMPLETED));
       return;
     }
-    bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: status(TaskState.TASK_STATE_COMPLETED),
-        artifacts: [echoArtifact(`echo: ${input}`)],
-        history: [user],
-        metadata: undefined,
-      }),
-    );
+    bus.publish(taskEvent(ctx, TaskState.TASK_STATE_COMPLETED, [echoArtifact(`echo: ${input}`)]));
   }
 
   async cancelTask(): Promise<void> {}
@@ -131,43 +98,16 @@ class SdkEchoExecutor implements AgentExecutor {
 
 /** The same paced agent as ours (paced-chunks.ts): WORKING, `count` chunks on a fixed schedule, COMPLETED. */
 async function pacedChunks(plan: ChunkPlan, ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-  const { taskId, contextId } = ctx;
-  const status = (state: TaskState) => ({ state, timestamp: now(), message: undefined });
-  bus.publish(
-    AgentEvent.task({
-      id: taskId,
-      contextId,
-      status: status(TaskState.TASK_STATE_SUBMITTED),
-      artifacts: [],
-      history: [ctx.userMessage],
-      metadata: undefined,
-    }),
-  );
-  bus.publish(
-    AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }),
-  );
+  bus.publish(taskEvent(ctx, TaskState.TASK_STATE_SUBMITTED));
+  bus.publish(statusUpdate(ctx, TaskState.TASK_STATE_WORKING));
   const start = performance.now();
   for (let i = 0; i < plan.count; i++) {
     const due = start + (i + 1) * plan.intervalMs;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: {
-          ...echoArtifact(chunkText(i, performance.timeOrigin + due, publishTime())),
-          artifactId: 'chunks',
-          name: 'chunks',
-        },
-        append: i > 0,
-        lastChunk: i === plan.count - 1,
-        metadata: undefined,
-      }),
-    );
+    const chunk = echoArtifact(chunkText(i, performance.timeOrigin + due, publishTime()));
+    bus.publish(chunkUpdate(ctx, { ...chunk, artifactId: 'chunks', name: 'chunks' }, i, i === plan.count - 1));
   }
-  bus.publish(
-    AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }),
-  );
+  bus.publish(statusUpdate(ctx, TaskState.TASK_STATE_COMPLETED));
 }
 
 export function startSdk(port: number, host: string): Promise<Server> {
