@@ -21,7 +21,6 @@ import type {
 import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import {
-  ConcurrentModificationError,
   InvalidPageTokenError,
   type PushConfigStore,
   type StoredTask,
@@ -39,7 +38,7 @@ import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
-import { conflictPause, DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause } from './store-retry.js';
+import { DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
@@ -269,28 +268,26 @@ export class A2ARequestHandler {
     }
     // Racing the agent's writes (possibly on another instance, until the abort reaches it): re-read and retry with
     // jittered backoff. CANCELED can only lose to a terminal state, which is answered as not cancelable.
-    for (let attempt = 1; ; attempt++) {
-      try {
+    await retryOnConflict(
+      CANCEL_ATTEMPTS,
+      async (conflict) => {
+        if (conflict) {
+          stored = await this.load(request.id, call);
+          if (stored.task.status.state === 'TASK_STATE_CANCELED') return;
+          if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
+        }
         await this.store.append(request.id, stored.version, {
           kind: 'status',
           status: { state: 'TASK_STATE_CANCELED', timestamp: this.now() },
           ...(request.metadata && { metadata: request.metadata }),
         });
         countFinished('TASK_STATE_CANCELED');
-        break;
-      } catch (error) {
-        if (!(error instanceof ConcurrentModificationError)) throw error;
-        if (attempt >= CANCEL_ATTEMPTS) {
-          throw new A2AError('TaskNotCancelable', `Task ${request.id} kept changing while being canceled; try again`, {
-            metadata: { taskId: request.id },
-          });
-        }
-        await conflictPause(attempt);
-        stored = await this.load(request.id, call);
-        if (stored.task.status.state === 'TASK_STATE_CANCELED') break;
-        if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
-      }
-    }
+      },
+      () =>
+        new A2AError('TaskNotCancelable', `Task ${request.id} kept changing while being canceled; try again`, {
+          metadata: { taskId: request.id },
+        }),
+    );
     return viewTask((await this.load(request.id, call)).task);
   }
 
@@ -599,20 +596,14 @@ export class A2ARequestHandler {
    */
   private async appendMessage(taskId: string, version: number, message: Message): Promise<TaskEventRecord> {
     const event = { kind: 'history', message } as const;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.store.append(taskId, version, event);
-      } catch (error) {
-        if (!(error instanceof ConcurrentModificationError)) throw error;
-        if (attempt >= MESSAGE_ATTEMPTS) {
-          throw new A2AError('Unavailable', `Task ${taskId} is changing too often to take the message; try again`, {
-            metadata: { taskId },
-          });
-        }
-        version = error.actualVersion;
-        await conflictPause(attempt);
-      }
-    }
+    return retryOnConflict(
+      MESSAGE_ATTEMPTS,
+      (conflict) => this.store.append(taskId, conflict?.actualVersion ?? version, event),
+      () =>
+        new A2AError('Unavailable', `Task ${taskId} is changing too often to take the message; try again`, {
+          metadata: { taskId },
+        }),
+    );
   }
 
   /** Whether {@link close} was called: new messages and subscriptions are refused. */
@@ -657,25 +648,19 @@ export class A2ARequestHandler {
     execution.abort('The server is shutting down');
     let handOver = false;
     try {
-      for (let attempt = 1; ; attempt++) {
+      await retryOnConflict(CANCEL_ATTEMPTS, async () => {
         const stored = await this.store.get(execution.taskId);
         const state = stored?.task.status.state;
-        if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) break;
-        try {
-          await this.store.append(execution.taskId, stored.version, {
-            kind: 'status',
-            status: {
-              state: 'TASK_STATE_FAILED',
-              timestamp: this.now(),
-              message: execution.agentMessage('The agent was shut down before the task finished'),
-            },
-          });
-          break;
-        } catch (error) {
-          if (!(error instanceof ConcurrentModificationError) || attempt >= CANCEL_ATTEMPTS) throw error;
-          await conflictPause(attempt);
-        }
-      }
+        if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) return;
+        await this.store.append(execution.taskId, stored.version, {
+          kind: 'status',
+          status: {
+            state: 'TASK_STATE_FAILED',
+            timestamp: this.now(),
+            message: execution.agentMessage('The agent was shut down before the task finished'),
+          },
+        });
+      });
     } catch (error) {
       // The store is unreachable: the lease is handed over, so another instance's janitor fails the task.
       this.log.error(error, { taskId: execution.taskId });

@@ -1,5 +1,6 @@
 import { isA2AError } from '../errors.js';
 import { backoffDelay, type ResolvedRetryPolicy } from '../push/retry-policy.js';
+import { ConcurrentModificationError } from '../store/task-store.js';
 
 /** Default of `storeRetryMs`: how long an execution keeps retrying a write the store refuses as unavailable. */
 export const DEFAULT_STORE_RETRY_MS = 5 * 60_000;
@@ -21,6 +22,29 @@ const OUTAGE_BACKOFF: ResolvedRetryPolicy = { ...CONFLICT_BACKOFF, baseDelayMs: 
 /** Waits before retry `attempt` (1-based): a version conflict's first retry is immediate, then jittered backoff. */
 export function conflictPause(attempt: number): Promise<void> | undefined {
   return attempt <= 1 ? undefined : pause(backoffDelay(CONFLICT_BACKOFF, attempt - 1, Math.random));
+}
+
+/**
+ * Runs `write` until it stops losing version races: a {@link ConcurrentModificationError} is retried after
+ * {@link conflictPause}, `attempts` tries in all, then `exhausted(error)` is thrown (the conflict itself by default).
+ * `write` gets the conflict that caused its retry (to re-read or take its `actualVersion`); other errors are thrown.
+ */
+export async function retryOnConflict<T>(
+  attempts: number,
+  write: (conflict: ConcurrentModificationError | undefined) => Promise<T>,
+  exhausted: (error: ConcurrentModificationError) => Error = (error) => error,
+): Promise<T> {
+  let conflict: ConcurrentModificationError | undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(conflict);
+    } catch (error) {
+      if (!(error instanceof ConcurrentModificationError)) throw error;
+      if (attempt >= attempts) throw exhausted(error);
+      conflict = error;
+      await conflictPause(attempt);
+    }
+  }
 }
 
 /** Waits before retry `attempt` (1-based) of a write the store refused as unavailable. */
