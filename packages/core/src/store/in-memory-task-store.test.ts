@@ -102,9 +102,9 @@ describe('InMemoryTaskStore', () => {
       });
     }
     const log = await store.readEvents('t', 0);
-    expect(log.length).toBeGreaterThanOrEqual(8);
-    expect(log.length).toBeLessThan(16);
-    expect(log.map((r) => r.seq)).toEqual(Array.from({ length: log.length }, (_, i) => 203 - log.length + i));
+    // Exactly the newest 8 (a ring: no spare records held), oldest first; from a later point, only what follows it.
+    expect(log.map((r) => r.seq)).toEqual([195, 196, 197, 198, 199, 200, 201, 202]);
+    expect((await store.readEvents('t', 199)).map((r) => r.seq)).toEqual([200, 201, 202]);
     // The snapshot still holds every chunk.
     expect((await store.get('t'))?.task.artifacts?.[0]?.parts).toHaveLength(200);
 
@@ -114,6 +114,11 @@ describe('InMemoryTaskStore', () => {
     expect((await recent.next()).value?.seq).toBe(202);
     const behind = store.subscribe('t', 3)[Symbol.asyncIterator]();
     expect((await behind.next()).done).toBe(true);
+    // The edge of the window: from 194 every record is held (195…), from 193 the next one (194) is gone.
+    const edge = store.subscribe('t', 194)[Symbol.asyncIterator]();
+    expect((await edge.next()).value?.seq).toBe(195);
+    expect((await store.subscribe('t', 193)[Symbol.asyncIterator]().next()).done).toBe(true);
+    await edge.return?.();
     await recent.return?.();
   });
 

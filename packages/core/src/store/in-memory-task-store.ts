@@ -34,11 +34,12 @@ interface Entry {
   version: number;
   /** Store-wide counter bumped on every status change: the ListTasks order and cursor. */
   listSeq: number;
-  /** The latest events of a live task (up to `liveLogSize`, trimmed in steps); dropped when it finishes (a finished
-   * task's snapshot is the contract). */
+  /**
+   * The latest `liveLogSize` events of a live task, a ring: the record of sequence `s` at `s % liveLogSize` (records
+   * are gap-free, one per version after the first). Dropped when the task finishes (a finished task's snapshot is
+   * the contract).
+   */
   log: TaskEventRecord[] | undefined;
-  /** The newest sequence number trimmed from `log` (0: none). */
-  trimmed: number;
   pushConfigs: Map<string, TaskPushNotificationConfig> | undefined;
 }
 
@@ -85,7 +86,6 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       version: 1,
       listSeq: ++this.listSeq,
       log: isTerminal(task.status.state) ? undefined : [],
-      trimmed: 0,
       pushConfigs: undefined,
     };
     this.tasks.set(task.id, entry);
@@ -120,10 +120,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       entry.task = compact(entry.task);
       this.tasks.set(taskId, entry, this.terminalTtlMs);
     } else if (entry.log) {
-      // Trimmed a quarter over the size: one splice per `liveLogSize / 4` appends, at most 25 % more held.
-      if (entry.log.push(record) > this.liveLogSize * 1.25) {
-        entry.trimmed = entry.log.splice(0, entry.log.length - this.liveLogSize).at(-1)?.seq ?? entry.trimmed;
-      }
+      // A ring, not a growing array trimmed now and then: exactly `liveLogSize` records held, no spare capacity.
+      entry.log[record.seq % this.liveLogSize] = record;
     }
     const subscribers = this.subscribers.get(taskId);
     if (subscribers) for (const queue of subscribers) queue.push(record);
@@ -202,8 +200,26 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   }
 
   async readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]> {
-    const log = this.tasks.get(taskId)?.log ?? [];
-    return log.filter((r) => r.seq > afterSeq);
+    const entry = this.tasks.get(taskId);
+    return entry ? this.logged(entry, afterSeq) : [];
+  }
+
+  /** The logged records after `afterSeq`, oldest first (those still in the ring). */
+  private logged(entry: Entry, afterSeq: number): TaskEventRecord[] {
+    const { log, version } = entry;
+    const out: TaskEventRecord[] = [];
+    if (!log) return out;
+    for (let seq = Math.max(afterSeq + 1, version - this.liveLogSize + 1); seq <= version; seq++) {
+      const record = log[seq % this.liveLogSize];
+      if (record?.seq === seq) out.push(record);
+    }
+    return out;
+  }
+
+  /** The newest sequence number no longer in the ring (0: none; version 1, the creation, has no record). */
+  private trimmed(entry: Entry): number {
+    const trimmed = entry.version - this.liveLogSize;
+    return trimmed > 1 ? trimmed : 0;
   }
 
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
@@ -213,13 +229,13 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       set?.delete(queue);
       if (set?.size === 0) this.subscribers.delete(taskId);
     }, signal);
-    if (!entry || afterSeq < entry.trimmed) {
+    if (!entry || afterSeq < this.trimmed(entry)) {
       // Gone, or the events right after `afterSeq` were trimmed (a subscriber that far behind cannot be fed without a
       // gap): ended, never gapped. The engine subscribes at the version it just read, within the window.
       queue.end();
       return queue;
     }
-    for (const record of entry.log ?? []) if (record.seq > afterSeq) queue.push(record);
+    for (const record of this.logged(entry, afterSeq)) queue.push(record);
     if (!set) {
       set = new Set();
       this.subscribers.set(taskId, set);
