@@ -33,13 +33,13 @@ import { A2ALog, type A2ALogger } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
-import { onCallAbort } from './call-context.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
+import { LazySubscription, type Subscription, TaskSubscription } from './task-subscription.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
 export type AgentCardInput = Omit<
@@ -135,7 +135,7 @@ export class A2ARequestHandler {
   readonly log: A2ALog;
   private readonly validatePushUrl: ((url: string) => void | Promise<void>) | undefined;
   private readonly executor: AgentExecutor;
-  private readonly executions = new Map<string, Set<Execution>>();
+  private readonly executions = new Map<string, Execution[]>();
   private readonly onError: (error: unknown) => void;
   private readonly coordinator: ExecutionCoordinator;
   private readonly now: () => string;
@@ -423,11 +423,10 @@ export class A2ARequestHandler {
     const pushConfig = pushInput && withWireVersion(merge(pushInput, { taskId, id: pushInput.id || newId() }), call);
     const userMessage = storedUserMessage(message, taskId, contextId);
 
-    let subscription: Subscription | undefined;
-    let ended = false;
+    const subscription = new LazySubscription();
     if (existing) {
       const record = await this.appendMessage(taskId, existing.version, userMessage);
-      if (follow) subscription = this.subscribe(taskId, record.seq, call);
+      if (follow) subscription.open(() => this.subscribe(taskId, record.seq, call));
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
       existing = {
         task: merge(existing.task, { history: [...(existing.task.history ?? []), userMessage] }),
@@ -452,22 +451,14 @@ export class A2ARequestHandler {
       now: this.now,
       onError: (error) => this.log.error(error, { taskId }),
       onStored: (stored) => {
-        if (follow && !ended) subscription = this.subscribe(taskId, stored.version, call);
+        if (follow) subscription.open(() => this.subscribe(taskId, stored.version, call));
       },
       storeRetryMs: this.storeRetryMs,
     });
     if (configuration?.returnImmediately) await execution.submit();
     execution.start();
     this.track(execution);
-    // The subscription exists once the task is stored; a message-only answer never needs it.
-    const lazy: Subscription = {
-      next: () => (ended ? emptySubscription : (subscription ?? emptySubscription)).next(),
-      close: () => {
-        ended = true;
-        subscription?.close();
-      },
-    };
-    return { execution, subscription: lazy };
+    return { execution, subscription };
   }
 
   /**
@@ -515,28 +506,20 @@ export class A2ARequestHandler {
     return out;
   }
 
-  /**
-   * The task's live events until the caller's client goes away. The subscription is ended through its `return()`
-   * rather than handed the request's signal: most requests never need that AbortSignal, which costs more than a
-   * whole unary call's bookkeeping (see RequestCall).
-   */
+  /** The task's live events until the caller's client goes away. */
   private subscribe(taskId: string, afterSeq: number, call: CallContext): Subscription {
-    const iterator = this.store.subscribe(taskId, afterSeq)[Symbol.asyncIterator]();
-    const detach = onCallAbort(call, () => void iterator.return?.());
-    return {
-      next: () => iterator.next(),
-      close: () => {
-        detach();
-        void iterator.return?.();
-      },
-    };
+    return new TaskSubscription(this.store, taskId, afterSeq, call);
   }
 
   private track(execution: Execution): void {
     const { taskId } = execution;
-    const set = this.executions.get(taskId) ?? new Set();
-    this.executions.set(taskId, set);
-    set.add(execution);
+    // An array, not a Set: one execution per task is the rule, and a Set's table costs ~150 B per running task.
+    let running = this.executions.get(taskId);
+    if (!running) {
+      running = [];
+      this.executions.set(taskId, running);
+    }
+    running.push(execution);
     const lease = this.coordinator.track({
       taskId,
       abort: (reason) => {
@@ -551,8 +534,9 @@ export class A2ARequestHandler {
       if (released) return;
       released = true;
       lease.release(handOver);
-      set.delete(execution);
-      if (set.size === 0 && this.executions.get(taskId) === set) this.executions.delete(taskId);
+      const at = running.indexOf(execution);
+      if (at >= 0) running.splice(at, 1);
+      if (running.length === 0 && this.executions.get(taskId) === running) this.executions.delete(taskId);
       if (this.executions.size === 0) this.onDrained?.();
     };
     execution.onAbort = release;
@@ -637,7 +621,7 @@ export class A2ARequestHandler {
       this.onDrained = undefined;
     }
     const left: Execution[] = [];
-    for (const set of this.executions.values()) left.push(...set);
+    for (const running of this.executions.values()) left.push(...running);
     await Promise.all(left.map((execution) => this.abandon(execution)));
   }
 
@@ -697,12 +681,6 @@ export class A2ARequestHandler {
     }
   }
 }
-
-interface Subscription {
-  next(): Promise<IteratorResult<TaskEventRecord>>;
-  close(): void;
-}
-const emptySubscription: Subscription = { next: async () => ({ value: undefined, done: true }), close: () => {} };
 
 const shuttingDown = () => new A2AError('Unavailable', 'The server is shutting down; retry on another instance');
 
