@@ -72,6 +72,14 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get('t3')).toBeDefined();
   });
 
+  it('ends every subscriber of an evicted task', async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 1 });
+    await store.create(task('t'), 'o');
+    const waiting = [1, 2, 3].map(() => store.subscribe('t', 1)[Symbol.asyncIterator]().next());
+    await store.create(task('u'), 'o'); // evicts t
+    for (const next of waiting) expect((await next).done).toBe(true);
+  });
+
   it('feeds subscribers in order from the requested sequence, registered synchronously', async () => {
     const store = new InMemoryTaskStore();
     await store.create(task('t'), 'o');

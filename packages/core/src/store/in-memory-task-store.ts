@@ -51,7 +51,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly tasks: BoundedCache<string, Entry>;
   /** Per owner, the tasks in ascending `listSeq` (a status change moves a task to the end). */
   private readonly byOwner = new Map<TaskOwner, ListOrder<Entry>>();
-  private readonly subscribers = new Map<string, Set<AsyncQueue<TaskEventRecord>>>();
+  /** Per task, its live subscribers: an array, not a Set (usually one; a Set's table costs ~150 B per task). */
+  private readonly subscribers = new Map<string, AsyncQueue<TaskEventRecord>[]>();
   private readonly terminalTtlMs: number;
   private readonly liveLogSize: number;
   private listSeq = 0;
@@ -224,10 +225,11 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
     const entry = this.tasks.get(taskId);
-    let set = this.subscribers.get(taskId);
+    let queues = this.subscribers.get(taskId);
     const queue = new AsyncQueue<TaskEventRecord>(() => {
-      set?.delete(queue);
-      if (set?.size === 0) this.subscribers.delete(taskId);
+      const at = queues?.indexOf(queue) ?? -1;
+      if (at >= 0) queues?.splice(at, 1);
+      if (queues?.length === 0 && this.subscribers.get(taskId) === queues) this.subscribers.delete(taskId);
     }, signal);
     if (!entry || afterSeq < this.trimmed(entry)) {
       // Gone, or the events right after `afterSeq` were trimmed (a subscriber that far behind cannot be fed without a
@@ -236,11 +238,11 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       return queue;
     }
     for (const record of this.logged(entry, afterSeq)) queue.push(record);
-    if (!set) {
-      set = new Set();
-      this.subscribers.set(taskId, set);
+    if (!queues) {
+      queues = [];
+      this.subscribers.set(taskId, queues);
     }
-    set.add(queue);
+    queues.push(queue);
     return queue;
   }
 
@@ -281,7 +283,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       if (index.size === 0) this.byOwner.delete(entry.owner);
     }
     const subscribers = this.subscribers.get(taskId);
-    if (subscribers) for (const queue of subscribers) queue.end();
+    // A copy: an ended queue with nothing buffered removes itself from the array at once.
+    if (subscribers) for (const queue of [...subscribers]) queue.end();
   }
 }
 
