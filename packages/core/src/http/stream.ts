@@ -13,7 +13,8 @@ export interface StreamSettings {
   onError: (error: unknown) => void;
 }
 
-type FrameOptions = StreamSettings & {
+/** How a binding frames a stream: its settings, each event's JSON, an error's JSON, an error before the first event. */
+export type FrameOptions = StreamSettings & {
   headers: HeaderInit;
   frame: (event: StreamResponse) => string;
   errorJson: (error: A2AError) => string;
