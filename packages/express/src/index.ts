@@ -49,7 +49,9 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
       const request = nodeWebRequest(req, res, source);
       const context = (await options.context?.(req as Req, res as Res)) ?? {};
       const response = await a2a.handle(request, { pathname: req.path, context });
-      if (response) return await writeNodeResponse(res, response);
+      // Returned, not awaited (it never rejects): this frame, which holds the request and its body, ends now rather
+      // than when a stream does.
+      if (response) return writeNodeResponse(res, response);
       next(bodyError);
     } catch (error) {
       next(error);

@@ -83,7 +83,9 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined) reply.raw.setHeader(name, value);
-      await writeNodeResponse(reply.raw, response);
+      // Not awaited (it never rejects; the reply is hijacked): this frame, which holds the request and its body, ends
+      // now rather than when the stream does.
+      void writeNodeResponse(reply.raw, response);
     } else {
       reply
         .code(response.status)

@@ -17,6 +17,8 @@ interface PreparedRequest {
    * only needs to hear of it, and an AbortSignal with a listener costs tens of microseconds in a busy process.
    */
   onAbort?: ((listener: () => void) => () => void) | undefined;
+  /** Makes the disconnect signal (what `request.signal` returns), so the call can hold it without the request. */
+  signal?: (() => AbortSignal) | undefined;
   /**
    * The request as the client sent it cannot be served (an invalid Host header): the handler answers this error on
    * its own paths, and leaves other paths to the host as usual.
@@ -49,7 +51,10 @@ export const isPrepared = (request: Request): boolean => (request as WithPrepare
 
 /** How the handler learns that the request's client went away: the host's cheap hook when it gave one. */
 export function requestDisconnect(request: Request): Disconnect {
-  return { signal: () => request.signal, onAbort: (request as WithPrepared)[PREPARED]?.onAbort };
+  const prepared = (request as WithPrepared)[PREPARED];
+  // Not a closure over the request when the bridge gave its own: the call lives as long as a stream, the request and
+  // its body need not.
+  return { signal: prepared?.signal ?? (() => request.signal), onAbort: prepared?.onAbort };
 }
 
 /** Why the bridge says the request cannot be served (see {@link PreparedRequest.refusal}). */

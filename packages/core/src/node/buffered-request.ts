@@ -36,16 +36,36 @@ export function bufferedWebRequest(
     if (!(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
   }
 
-  // The disconnect signal and its 'close' listener are made when someone first asks (a card GET never does); a
-  // stream that only needs to hear of the disconnect listens on the response itself (`onAbort`).
+  const { signal, onAbort } = disconnectHooks(res);
+  const body = forbidden
+    ? EMPTY
+    : !hasBody
+      ? undefined
+      : left
+        ? left.body
+        : kept === undefined
+          ? lazyBody(req)
+          : bytesOf(kept);
+  const headers = headersView(req.rawHeaders);
+  const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
+  const request = requestView({ method, url, headers, signal, body: forbidden ? undefined : body });
+  return prepareRequest(request, {
+    body,
+    signal,
+    onAbort,
+    refusal: options.refusal ?? refusal,
+    parsed: left?.parsed,
+  });
+}
+
+/**
+ * The disconnect signal and its 'close' listener, made when someone first asks (a card GET never does); a stream
+ * that only needs to hear of the disconnect listens on the response itself (`onAbort`). Made in a function of
+ * their own: closures share their function's context, and these live as long as a stream, so made beside the body
+ * reader they kept the request's bytes for the stream's life (docs/performance.md, "Scale").
+ */
+function disconnectHooks(res: ServerResponse) {
   let controller: AbortController | undefined;
-  const signal = (): AbortSignal => {
-    if (controller) return controller.signal;
-    const made = new AbortController();
-    controller = made;
-    onAbort(() => made.abort(new Error('client disconnected')));
-    return made.signal;
-  };
   const onAbort = (listener: () => void): (() => void) => {
     const gone = () => {
       if (!res.writableFinished) listener();
@@ -57,22 +77,20 @@ export function bufferedWebRequest(
     res.once('close', gone);
     return () => res.off('close', gone);
   };
+  const signal = (): AbortSignal => {
+    if (controller) return controller.signal;
+    const made = new AbortController();
+    controller = made;
+    onAbort(() => made.abort(new Error('client disconnected')));
+    return made.signal;
+  };
+  return { signal, onAbort };
+}
 
-  // Read on first use: a request the handler does not own stays unread for the framework's next middleware.
+/** Reads the body on first use: a request the handler does not own stays unread for the framework's next middleware. */
+function lazyBody(req: IncomingMessage): () => Promise<Uint8Array> {
   let reading: Promise<Uint8Array> | undefined;
-  const body = forbidden
-    ? EMPTY
-    : !hasBody
-      ? undefined
-      : left
-        ? left.body
-        : kept === undefined
-          ? () => (reading ??= readAll(req))
-          : bytesOf(kept);
-  const headers = headersView(req.rawHeaders);
-  const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
-  const request = requestView({ method, url, headers, signal, body: forbidden ? undefined : body });
-  return prepareRequest(request, { body, onAbort, refusal: options.refusal ?? refusal, parsed: left?.parsed });
+  return () => (reading ??= readAll(req));
 }
 
 /**

@@ -36,7 +36,9 @@ export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOpt
       const mounted = (req as { originalUrl?: string }).originalUrl !== undefined;
       const pathname = mounted ? new URL(req.url ?? '/', 'http://x').pathname : undefined;
       const response = await a2a.handle(request, pathname === undefined ? { context } : { context, pathname });
-      if (response) return await writeNodeResponse(res, response);
+      // Returned, not awaited (it never rejects): this frame, which holds the request and its body, ends now rather
+      // than when a stream does.
+      if (response) return writeNodeResponse(res, response);
       if (next) return next();
       res.statusCode = 404;
       res.setHeader('content-type', 'text/plain; charset=utf-8');
