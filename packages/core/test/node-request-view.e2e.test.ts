@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../src/node/index.js';
@@ -43,6 +43,24 @@ describe('Node bridge request view', () => {
       aborted: false,
       mode: 'cors',
     });
+  });
+
+  it('lets go of the body once read: no listener keeps its bytes for the rest of the request', async () => {
+    let req: IncomingMessage | undefined;
+    const handler = createNodeHandler({
+      handle: async (request) => {
+        const text = await request.text();
+        return Response.json({ text, data: req?.listenerCount('data'), end: req?.listenerCount('end') });
+      },
+    });
+    server = createServer((incoming, res) => {
+      req = incoming;
+      void handler(incoming, res);
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const answer = await fetch(`${base}/x`, { method: 'POST', body: 'abc' });
+    expect(await answer.json()).toEqual({ text: 'abc', data: 0, end: 0 });
   });
 
   it('serves GET without a body', async () => {

@@ -125,13 +125,31 @@ export function nodeWebRequest(req: IncomingMessage, res: ServerResponse, option
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
+const ignore = () => {};
 const bytesOf = (body: Uint8Array | string): Uint8Array => (typeof body === 'string' ? encoder.encode(body) : body);
 
 function readAll(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-    req.once('error', reject);
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    // The listeners go once the body is read: left on the request, they kept its bytes for as long as the request
+    // lived (a whole stream).
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.on('error', ignore); // a late error (the client left) must still find a listener
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
   });
 }
