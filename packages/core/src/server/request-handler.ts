@@ -36,6 +36,7 @@ import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
+import { endsTurn, LiveResponses } from './live-responses.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
@@ -212,7 +213,7 @@ export class A2ARequestHandler {
         { task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) },
         first.stored.version,
       );
-      yield* this.follow(subscription, first.stored);
+      yield* new LiveResponses(subscription, isTerminal(first.stored.task.status.state));
     } finally {
       this.streams.delete(subscription);
       subscription.close();
@@ -319,7 +320,7 @@ export class A2ARequestHandler {
     try {
       if (replay?.length) yield* replay;
       else yield withSeq({ task: viewTask(stored.task) }, stored.version);
-      yield* this.follow(subscription, stored);
+      yield* new LiveResponses(subscription, isTerminal(stored.task.status.state));
     } finally {
       this.streams.delete(subscription);
       subscription.close();
@@ -478,18 +479,6 @@ export class A2ARequestHandler {
       }
     } finally {
       subscription.close();
-    }
-  }
-
-  /** Live events after a snapshot until the task finishes or is interrupted. */
-  private async *follow(subscription: Subscription, from: StoredTask): AsyncGenerator<StreamResponse> {
-    if (isTerminal(from.task.status.state)) return;
-    for (;;) {
-      const next = await subscription.next();
-      if (next.done) return;
-      const response = toStreamResponse(next.value);
-      if (response) yield withSeq(response, next.value.seq);
-      if (endsTurn(next.value)) return;
     }
   }
 
@@ -719,9 +708,6 @@ export function createRequestHandler(options: RequestHandlerOptions): A2ARequest
  * Whether a logged event ends the agent's turn: a status change to a terminal or interrupted state. Other events keep
  * the state they found, so an artifact streamed while continuing an INPUT_REQUIRED task does not end the turn.
  */
-function endsTurn(record: TaskEventRecord): boolean {
-  return record.event.kind === 'status' && (isTerminal(record.state) || isInterrupted(record.state));
-}
 
 /**
  * The client's message with its task and context: the common fields in one object literal (held in the object
