@@ -1,5 +1,5 @@
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
-import type { Task } from '../schemas/task.js';
+import type { Task, TaskState } from '../schemas/task.js';
 import { applyTaskEvent, copyTask, isTerminal, type TaskEvent, viewTask } from '../task-state.js';
 import { AsyncQueue } from './async-queue.js';
 import { BoundedCache } from './bounded-cache.js';
@@ -35,11 +35,13 @@ interface Entry {
   /** Store-wide counter bumped on every status change: the ListTasks order and cursor. */
   listSeq: number;
   /**
-   * The latest `liveLogSize` events of a live task, a ring: the record of sequence `s` at `s % liveLogSize` (records
-   * are gap-free, one per version after the first). Dropped when the task finishes (a finished task's snapshot is
-   * the contract).
+   * The latest `liveLogSize` events of a live task, a ring: the event of sequence `s` at `s % liveLogSize` (events
+   * are gap-free, one per version after the first), and in `logStates` the task's state after it. Not the records
+   * themselves: their wrappers (~64 B each) are rebuilt for the rare replay. Dropped when the task finishes (a
+   * finished task's snapshot is the contract).
    */
-  log: TaskEventRecord[] | undefined;
+  log: TaskEvent[] | undefined;
+  logStates: TaskState[] | undefined;
   pushConfigs: Map<string, TaskPushNotificationConfig> | undefined;
 }
 
@@ -87,6 +89,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       version: 1,
       listSeq: ++this.listSeq,
       log: isTerminal(task.status.state) ? undefined : [],
+      logStates: isTerminal(task.status.state) ? undefined : [],
       pushConfigs: undefined,
     };
     this.tasks.set(task.id, entry);
@@ -118,11 +121,13 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     if (event.kind === 'status') this.touch(entry);
     if (isTerminal(record.state)) {
       entry.log = undefined;
+      entry.logStates = undefined;
       entry.task = compact(entry.task);
       this.tasks.set(taskId, entry, this.terminalTtlMs);
-    } else if (entry.log) {
-      // A ring, not a growing array trimmed now and then: exactly `liveLogSize` records held, no spare capacity.
-      entry.log[record.seq % this.liveLogSize] = record;
+    } else if (entry.log && entry.logStates) {
+      // A ring, not a growing array trimmed now and then: exactly `liveLogSize` events held, no spare capacity.
+      entry.log[record.seq % this.liveLogSize] = event;
+      entry.logStates[record.seq % this.liveLogSize] = record.state;
     }
     const subscribers = this.subscribers.get(taskId);
     if (subscribers) for (const queue of subscribers) queue.push(record);
@@ -205,14 +210,15 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return entry ? this.logged(entry, afterSeq) : [];
   }
 
-  /** The logged records after `afterSeq`, oldest first (those still in the ring). */
+  /** The logged records after `afterSeq`, oldest first (those still in the ring; version 1 has none). */
   private logged(entry: Entry, afterSeq: number): TaskEventRecord[] {
-    const { log, version } = entry;
+    const { log, logStates, version, task } = entry;
     const out: TaskEventRecord[] = [];
-    if (!log) return out;
-    for (let seq = Math.max(afterSeq + 1, version - this.liveLogSize + 1); seq <= version; seq++) {
-      const record = log[seq % this.liveLogSize];
-      if (record?.seq === seq) out.push(record);
+    if (!log || !logStates) return out;
+    for (let seq = Math.max(afterSeq + 1, version - this.liveLogSize + 1, 2); seq <= version; seq++) {
+      const event = log[seq % this.liveLogSize];
+      const state = logStates[seq % this.liveLogSize];
+      if (event && state) out.push({ taskId: task.id, contextId: task.contextId, seq, event, state });
     }
     return out;
   }
