@@ -15,6 +15,7 @@ import {
 } from '../store/task-store.js';
 import { InvalidTransitionError, isInterrupted, isTerminal, newTask, type TaskEvent } from '../task-state.js';
 import { type ExecutorSpan, startExecutorSpan } from '../telemetry/executor-span.js';
+import type { A2ALog } from '../telemetry/logger.js';
 import { countCreated, countFinished } from '../telemetry/task-metrics.js';
 import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
 import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
@@ -45,7 +46,8 @@ export interface ExecutionInit {
   protocolVersion?: string | undefined;
   pushConfig?: TaskPushNotificationConfig | undefined;
   now: () => string;
-  onError: (error: unknown) => void;
+  /** Where the agent's failures and the execution's own errors are reported (with the task id). */
+  log: A2ALog;
   /** Called synchronously when the task exists in the store, before any later event is appended. */
   onStored: (stored: StoredTask) => void;
   /** How long a write the store refuses as unavailable is retried before the execution gives up. */
@@ -89,7 +91,10 @@ export class Execution implements AgentContext {
   /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
   onAbort: ((handOver?: boolean) => void) | undefined = undefined;
 
+  private onStored: ExecutionInit['onStored'] | undefined;
+
   constructor(private readonly init: ExecutionInit) {
+    this.onStored = init.onStored;
     this.taskId = init.taskId;
     this.contextId = init.contextId;
     this.message = init.message;
@@ -135,26 +140,38 @@ export class Execution implements AgentContext {
 
   /** Starts `execute()`; an exception fails the task. */
   start(): void {
-    const run = async () => {
-      try {
-        await this.init.executor.execute(this);
-      } catch (error) {
-        if (!this.aborted) {
-          this.span?.fail(error);
-          this.init.onError(error);
-          await this.enqueue(() =>
-            this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`),
-          ).catch(() => {});
-        }
-      }
-      // Nothing published at all: the task still exists, so the client gets an answer.
-      if (!this.replied) await this.enqueue(() => this.ensureStored()).catch(() => {});
-      await this.chain.catch(() => {});
-      this.endTurn('settled');
-    };
     // Traced: `execute()` runs with its own span active, so the agent's spans (LLM calls, HTTP) nest under it.
     this.span = startExecutorSpan(this);
-    this.settled = this.span ? this.span.run(run) : run();
+    this.settled = this.span ? this.span.run(() => this.run()) : this.run();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      await this.init.executor.execute(this);
+    } catch (error) {
+      if (!this.aborted) {
+        this.span?.fail(error);
+        this.reportError(error);
+        await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
+          () => {},
+        );
+      }
+    }
+    // Nothing published at all: the task still exists, so the client gets an answer.
+    if (!this.replied) await this.enqueue(() => this.ensureStored()).catch(() => {});
+    await this.chain.catch(() => {});
+    this.endTurn('settled');
+  }
+
+  private reportError(error: unknown): void {
+    this.init.log.error(error, { taskId: this.taskId });
+  }
+
+  /** Tells the handler once that the task is stored; the hook is dropped then (it lives no longer than needed). */
+  private storedNow(stored: StoredTask): void {
+    const onStored = this.onStored;
+    this.onStored = undefined;
+    onStored?.(stored);
   }
 
   /** Cancellation: abort the signal; the executor's later publications are ignored. */
@@ -248,7 +265,7 @@ export class Execution implements AgentContext {
   }
 
   private readonly reportStepError = (error: unknown): void => {
-    if (!this.aborted) this.init.onError(error);
+    if (!this.aborted) this.reportError(error);
   };
 
   /**
@@ -309,7 +326,7 @@ export class Execution implements AgentContext {
     }
     this.version = result.stored.version;
     this.lastWritten = result.stored.task.status.state;
-    this.init.onStored(result.stored);
+    this.storedNow(result.stored);
     this.resolveFirst({ stored: result.stored });
     this.appended(event, result.record);
     return true;
@@ -330,7 +347,7 @@ export class Execution implements AgentContext {
     this.version = stored.version;
     this.lastWritten = stored.task.status.state;
     countCreated();
-    this.init.onStored(stored);
+    this.storedNow(stored);
     this.resolveFirst({ stored });
     if (pushConfig) await pushStore.savePushConfig(pushConfig);
   }
@@ -364,7 +381,7 @@ export class Execution implements AgentContext {
           if (outages++ === 0) outageSince = Date.now();
           else if (Date.now() - outageSince >= this.init.storeRetryMs) {
             const reason = `the task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
-            this.init.onError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
+            this.reportError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
             this.abort(reason);
             void this.failWhenBack(reason);
             throw error;

@@ -450,7 +450,7 @@ export class A2ARequestHandler {
       protocolVersion: call.protocolVersion,
       pushConfig,
       now: this.now,
-      onError: (error) => this.log.error(error, { taskId }),
+      log: this.log,
       onStored: (stored) => {
         if (follow) subscription.open(() => this.subscribe(taskId, stored.version, call));
       },
