@@ -10,7 +10,7 @@
 // - cross: two instances on one PostgreSQL (A2A_DATABASE_URL required): each task is started on A (returnImmediately)
 //   and followed on B (SubscribeToTask); latency publish on A → client of B, under `--streams` such tasks;
 // - idle: `--tasks 10000` tasks left INPUT_REQUIRED (text `input-required`): server heap per waiting task.
-// `--adapter koa|express|hapi|sdk` (default koa); the store is PostgreSQL when A2A_DATABASE_URL is set (a fresh
+// `--adapter koa|node|express|hapi|fastify|hono|nestjs|sdk` (default koa; node: @a2a/core/node on plain node:http); the store is PostgreSQL when A2A_DATABASE_URL is set (a fresh
 // database on that server per run, dropped at the end). Prints one
 // JSON line (and appends it to bench/results/scale.jsonl at the repo root).
 import { type ChildProcess, spawn } from 'node:child_process';
