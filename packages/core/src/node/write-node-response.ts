@@ -8,16 +8,11 @@ import { writeFrames } from './write-frames.js';
  * Stops reading when the client goes away. Never rejects.
  */
 export async function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers = responseHeaders(response); // the lazy responses' record as is: no `Headers` filled and iterated
-  const frames = responseFrames(response);
-  if (frames) {
-    // Given to writeHead, not set one by one: Node then writes them into the head without keeping a copy of each
-    // for the response's whole life (merged with any a framework set before, ours win).
-    res.writeHead(response.status, headers as Record<string, string | string[]>);
-    return writeFrames(res, frames);
-  }
   res.statusCode = response.status;
+  const headers = responseHeaders(response); // the lazy responses' record as is: no `Headers` filled and iterated
   for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
+  const frames = responseFrames(response);
+  if (frames) return writeFrames(res, frames);
   const text = responseText(response);
   if (text !== undefined || !response.body) {
     // One write for status, headers and an already-serialized body (docs/performance.md, "Hot-path tricks").
