@@ -9,7 +9,7 @@ export interface Subscription {
 }
 
 const DONE: IteratorResult<TaskEventRecord> = { value: undefined, done: true };
-export const emptySubscription: Subscription = { next: async () => DONE, close: () => {} };
+const emptySubscription: Subscription = { next: async () => DONE, close: () => {} };
 
 /**
  * The store's events of a task until the caller's client goes away. Ended through the iterator's `return()` rather
