@@ -214,7 +214,7 @@ describe('SSE streaming', () => {
     const taskId = JSON.parse((await events.next())?.data ?? '').task.id;
     controller.abort();
     // The server lets go of the stream's subscription…
-    const subscribers = (s.a2a.requestHandler.store as unknown as { subscribers: Map<string, Set<unknown>> })
+    const subscribers = (s.a2a.requestHandler.store as unknown as { subscribers: { has(taskId: string): boolean } })
       .subscribers;
     await eventually(() => !subscribers.has(taskId));
     // …and the task itself goes on.

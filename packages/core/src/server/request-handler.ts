@@ -20,6 +20,7 @@ import type {
 } from '../schemas/requests.js';
 import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
+import { KeyedLists } from '../store/keyed-lists.js';
 import {
   InvalidPageTokenError,
   type PushConfigStore,
@@ -136,7 +137,7 @@ export class A2ARequestHandler {
   readonly log: A2ALog;
   private readonly validatePushUrl: ((url: string) => void | Promise<void>) | undefined;
   private readonly executor: AgentExecutor;
-  private readonly executions = new Map<string, Execution[]>();
+  private readonly executions = new KeyedLists<string, Execution>();
   private readonly onError: (error: unknown) => void;
   private readonly coordinator: ExecutionCoordinator;
   private readonly now: () => string;
@@ -502,13 +503,7 @@ export class A2ARequestHandler {
 
   private track(execution: Execution): void {
     const { taskId } = execution;
-    // An array, not a Set: one execution per task is the rule, and a Set's table costs ~150 B per running task.
-    let running = this.executions.get(taskId);
-    if (!running) {
-      running = [];
-      this.executions.set(taskId, running);
-    }
-    running.push(execution);
+    this.executions.add(taskId, execution);
     const lease = this.coordinator.track({
       taskId,
       abort: (reason) => {
@@ -523,9 +518,7 @@ export class A2ARequestHandler {
       if (released) return;
       released = true;
       lease.release(handOver);
-      const at = running.indexOf(execution);
-      if (at >= 0) running.splice(at, 1);
-      if (running.length === 0 && this.executions.get(taskId) === running) this.executions.delete(taskId);
+      this.executions.remove(taskId, execution);
       if (this.executions.size === 0) this.onDrained?.();
     };
     execution.onAbort = release;

@@ -3,6 +3,7 @@ import type { Task, TaskState } from '../schemas/task.js';
 import { applyTaskEvent, copyTask, isTerminal, type TaskEvent, viewTask } from '../task-state.js';
 import { AsyncQueue } from './async-queue.js';
 import { BoundedCache } from './bounded-cache.js';
+import { KeyedLists } from './keyed-lists.js';
 import { ListOrder } from './list-order.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import {
@@ -53,8 +54,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly tasks: BoundedCache<string, Entry>;
   /** Per owner, the tasks in ascending `listSeq` (a status change moves a task to the end). */
   private readonly byOwner = new Map<TaskOwner, ListOrder<Entry>>();
-  /** Per task, its live subscribers: an array, not a Set (usually one; a Set's table costs ~150 B per task). */
-  private readonly subscribers = new Map<string, AsyncQueue<TaskEventRecord>[]>();
+  /** Per task, its live subscribers. */
+  private readonly subscribers = new KeyedLists<string, AsyncQueue<TaskEventRecord>>();
   private readonly terminalTtlMs: number;
   private readonly liveLogSize: number;
   private listSeq = 0;
@@ -231,12 +232,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
     const entry = this.tasks.get(taskId);
-    let queues = this.subscribers.get(taskId);
-    const queue = new AsyncQueue<TaskEventRecord>(() => {
-      const at = queues?.indexOf(queue) ?? -1;
-      if (at >= 0) queues?.splice(at, 1);
-      if (queues?.length === 0 && this.subscribers.get(taskId) === queues) this.subscribers.delete(taskId);
-    }, signal);
+    const queue = new AsyncQueue<TaskEventRecord>(() => this.subscribers.remove(taskId, queue), signal);
     if (!entry || afterSeq < this.trimmed(entry)) {
       // Gone, or the events right after `afterSeq` were trimmed (a subscriber that far behind cannot be fed without a
       // gap): ended, never gapped. The engine subscribes at the version it just read, within the window.
@@ -244,11 +240,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       return queue;
     }
     for (const record of this.logged(entry, afterSeq)) queue.push(record);
-    if (!queues) {
-      queues = [];
-      this.subscribers.set(taskId, queues);
-    }
-    queues.push(queue);
+    this.subscribers.add(taskId, queue);
     return queue;
   }
 
