@@ -91,10 +91,7 @@ export class Execution implements AgentContext {
   /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
   onAbort: ((handOver?: boolean) => void) | undefined = undefined;
 
-  private onStored: ExecutionInit['onStored'] | undefined;
-
   constructor(private readonly init: ExecutionInit) {
-    this.onStored = init.onStored;
     this.taskId = init.taskId;
     this.contextId = init.contextId;
     this.message = init.message;
@@ -165,13 +162,6 @@ export class Execution implements AgentContext {
 
   private reportError(error: unknown): void {
     this.init.log.error(error, { taskId: this.taskId });
-  }
-
-  /** Tells the handler once that the task is stored; the hook is dropped then (it lives no longer than needed). */
-  private storedNow(stored: StoredTask): void {
-    const onStored = this.onStored;
-    this.onStored = undefined;
-    onStored?.(stored);
   }
 
   /** Cancellation: abort the signal; the executor's later publications are ignored. */
@@ -326,7 +316,7 @@ export class Execution implements AgentContext {
     }
     this.version = result.stored.version;
     this.lastWritten = result.stored.task.status.state;
-    this.storedNow(result.stored);
+    this.init.onStored(result.stored);
     this.resolveFirst({ stored: result.stored });
     this.appended(event, result.record);
     return true;
@@ -347,7 +337,7 @@ export class Execution implements AgentContext {
     this.version = stored.version;
     this.lastWritten = stored.task.status.state;
     countCreated();
-    this.storedNow(stored);
+    this.init.onStored(stored);
     this.resolveFirst({ stored });
     if (pushConfig) await pushStore.savePushConfig(pushConfig);
   }
