@@ -141,6 +141,12 @@ describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
       id: 1,
       result: { echo: 'hi' },
     });
+    // A malformed body is the framework's refusal, not a thrown listener: the server answers the next call.
+    const bad = await fetch(`${base}/raw/echo`, { method: 'POST', headers: v1, body: '{"jsonrpc":' });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    await bad.arrayBuffer();
+    const again = await fetch(`${base}/raw/echo`, { method: 'POST', headers: v1, body: send('again') });
+    expect(((await again.json()) as { result: { echo: string } }).result.echo).toBe('again');
     const mem = (await (await fetch(`${base}/__bench/mem`)).json()) as {
       heapUsed: number;
       rss: number;

@@ -14,8 +14,16 @@ export function startNode(port: number, host: string, options: BenchOptions): Pr
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString());
+        } catch {
+          res.statusCode = 400; // as a framework's JSON parser answers, instead of a thrown listener ending the process
+          res.end();
+          return;
+        }
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(rawEcho(JSON.parse(Buffer.concat(chunks).toString()))));
+        res.end(JSON.stringify(rawEcho(body)));
       });
       return;
     }
