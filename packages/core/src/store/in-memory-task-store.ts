@@ -5,6 +5,7 @@ import { AsyncQueue } from './async-queue.js';
 import { BoundedCache } from './bounded-cache.js';
 import { KeyedLists } from './keyed-lists.js';
 import { ListOrder } from './list-order.js';
+import { type LoggedChunk, logEntry, loggedEvent } from './logged-chunk.js';
 import { decodePageToken, encodePageToken } from './page-token.js';
 import {
   ConcurrentModificationError,
@@ -38,10 +39,10 @@ interface Entry {
   /**
    * The latest `liveLogSize` events of a live task, a ring: the event of sequence `s` at `s % liveLogSize` (events
    * are gap-free, one per version after the first), and in `logStates` the task's state after it. Not the records
-   * themselves: their wrappers (~64 B each) are rebuilt for the rare replay. Dropped when the task finishes (a
-   * finished task's snapshot is the contract).
+   * themselves: their wrappers (~64 B each) are rebuilt for the rare replay, and so are artifact chunks
+   * ({@link LoggedChunk}). Dropped when the task finishes (a finished task's snapshot is the contract).
    */
-  log: TaskEvent[] | undefined;
+  log: (TaskEvent | LoggedChunk)[] | undefined;
   logStates: TaskState[] | undefined;
   pushConfigs: Map<string, TaskPushNotificationConfig> | undefined;
 }
@@ -127,7 +128,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       this.tasks.set(taskId, entry, this.terminalTtlMs);
     } else if (entry.log && entry.logStates) {
       // A ring, not a growing array trimmed now and then: exactly `liveLogSize` events held, no spare capacity.
-      entry.log[record.seq % this.liveLogSize] = event;
+      entry.log[record.seq % this.liveLogSize] = logEntry(event);
       entry.logStates[record.seq % this.liveLogSize] = record.state;
     }
     const subscribers = this.subscribers.get(taskId);
@@ -217,9 +218,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const out: TaskEventRecord[] = [];
     if (!log || !logStates) return out;
     for (let seq = Math.max(afterSeq + 1, version - this.liveLogSize + 1, 2); seq <= version; seq++) {
-      const event = log[seq % this.liveLogSize];
+      const logged = log[seq % this.liveLogSize];
       const state = logStates[seq % this.liveLogSize];
-      if (event && state) out.push({ taskId: task.id, contextId: task.contextId, seq, event, state });
+      if (logged && state)
+        out.push({ taskId: task.id, contextId: task.contextId, seq, event: loggedEvent(logged), state });
     }
     return out;
   }
