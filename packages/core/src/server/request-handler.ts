@@ -34,10 +34,10 @@ import { A2ALog, type A2ALogger } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
 import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
+import { CallStream, endsTurn } from './call-stream.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { inputModeChecker } from './input-modes.js';
-import { endsTurn, LiveResponses } from './live-responses.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
 import { toStreamResponse, withSeq } from './stream-response.js';
@@ -199,26 +199,25 @@ export class A2ARequestHandler {
     return { task: viewTask(stored.task, { historyLength }) };
   }
 
-  async *sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
-    this.requireStreaming();
-    const { execution, subscription } = await this.start(request, call, true);
-    this.streams.add(subscription);
-    if (this.closed) subscription.close(); // close() ran while this call was starting
-    try {
-      const first = await execution.first;
-      if ('message' in first) {
-        yield { message: first.message };
-        return;
+  sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
+    return new CallStream(async () => {
+      this.requireStreaming();
+      const { execution, subscription } = await this.start(request, call, true);
+      this.follow(subscription);
+      try {
+        const first = await execution.first;
+        if ('message' in first) return { subscription, first: [{ message: first.message }], finished: true };
+        const { task, version } = first.stored;
+        const snapshot = withSeq(
+          { task: viewTask(task, { historyLength: request.configuration?.historyLength }) },
+          version,
+        );
+        return { subscription, first: [snapshot], finished: isTerminal(task.status.state) };
+      } catch (error) {
+        this.unfollow(subscription);
+        throw error;
       }
-      yield withSeq(
-        { task: viewTask(first.stored.task, { historyLength: request.configuration?.historyLength }) },
-        first.stored.version,
-      );
-      yield* new LiveResponses(subscription, isTerminal(first.stored.task.status.state));
-    } finally {
-      this.streams.delete(subscription);
-      subscription.close();
-    }
+    }, this.unfollow);
   }
 
   async getTask(request: GetTaskRequest, call: CallContext): Promise<Task> {
@@ -297,36 +296,43 @@ export class A2ARequestHandler {
    * `afterSeq` (a resuming client's `Last-Event-ID`): when the log still holds every event after it, those events are
    * replayed instead of the snapshot, so the client sees no gap and no duplicate, even if the task finished meanwhile.
    */
-  async *subscribeToTask(
+  subscribeToTask(
     request: SubscribeToTaskRequest,
     call: CallContext,
     afterSeq?: number,
   ): AsyncGenerator<StreamResponse> {
-    this.requireStreaming();
-    if (this.closed) throw shuttingDown();
-    const stored = await this.load(request.id, call);
-    const replay = afterSeq === undefined ? undefined : await this.replay(request.id, afterSeq, stored.version);
-    if (!replay?.length && isTerminal(stored.task.status.state)) {
-      throw new A2AError(
-        'UnsupportedOperation',
-        `Task ${request.id} is ${stored.task.status.state}; nothing to subscribe to`,
-        {
-          metadata: { taskId: request.id },
-        },
-      );
-    }
-    const subscription = this.subscribe(request.id, stored.version, call);
-    this.streams.add(subscription);
-    if (this.closed) subscription.close(); // close() ran while this call was loading the task
-    try {
-      if (replay?.length) yield* replay;
-      else yield withSeq({ task: viewTask(stored.task) }, stored.version);
-      yield* new LiveResponses(subscription, isTerminal(stored.task.status.state));
-    } finally {
-      this.streams.delete(subscription);
-      subscription.close();
-    }
+    return new CallStream(async () => {
+      this.requireStreaming();
+      if (this.closed) throw shuttingDown();
+      const stored = await this.load(request.id, call);
+      const replay = afterSeq === undefined ? undefined : await this.replay(request.id, afterSeq, stored.version);
+      if (!replay?.length && isTerminal(stored.task.status.state)) {
+        throw new A2AError(
+          'UnsupportedOperation',
+          `Task ${request.id} is ${stored.task.status.state}; nothing to subscribe to`,
+          { metadata: { taskId: request.id } },
+        );
+      }
+      const subscription = this.subscribe(request.id, stored.version, call);
+      this.follow(subscription);
+      return {
+        subscription,
+        first: replay?.length ? replay : [withSeq({ task: viewTask(stored.task) }, stored.version)],
+        finished: isTerminal(stored.task.status.state),
+      };
+    }, this.unfollow);
   }
+
+  /** An open client stream, ended by {@link close} (at once when close() ran while the call was starting). */
+  private follow(subscription: Subscription): void {
+    this.streams.add(subscription);
+    if (this.closed) subscription.close();
+  }
+
+  private readonly unfollow = (subscription: Subscription): void => {
+    this.streams.delete(subscription);
+    subscription.close();
+  };
 
   async createPushConfig(
     request: TaskPushNotificationConfigInput,
