@@ -11,7 +11,7 @@ export function endsTurn(record: TaskEventRecord): boolean {
 
 /** How a streaming call begins, once it has opened: what it answers first, then its task's live events. */
 export interface StreamOpening {
-  /** Registered with the handler: `release` is called with it exactly once, however the stream ends. */
+  /** Closed by the stream when it ends, however it ends, and then handed to `release` (once). */
   subscription: Subscription;
   /** The responses before the live events: a snapshot, a replay, or the agent's direct message. */
   first: StreamResponse[];
@@ -79,7 +79,8 @@ export class CallStream implements AsyncGenerator<StreamResponse> {
   async #opened(opening: Promise<StreamOpening>): Promise<IteratorResult<StreamResponse>> {
     const { subscription, first, finished } = await opening;
     if (this.#ended) {
-      this.#release(subscription); // returned while opening
+      subscription.close(); // returned while opening
+      this.#release(subscription);
       return DONE;
     }
     this.#subscription = subscription;
@@ -99,14 +100,17 @@ export class CallStream implements AsyncGenerator<StreamResponse> {
     return this.next(); // an event with nothing to show (see toStreamResponse): read on
   }
 
-  /** Ends the stream: the subscription goes back to the handler, once. */
+  /** Ends the stream: its subscription is closed and goes back to the handler, once. */
   #end(): IteratorResult<StreamResponse> {
     const subscription = this.#subscription;
     this.#ended = true;
     this.#subscription = undefined;
     this.#first = undefined;
     this.#following = false;
-    if (subscription) this.#release(subscription);
+    if (subscription) {
+      subscription.close();
+      this.#release(subscription);
+    }
     return DONE;
   }
 }

@@ -215,6 +215,7 @@ export class A2ARequestHandler {
         return { subscription, first: [snapshot], finished: isTerminal(task.status.state) };
       } catch (error) {
         this.unfollow(subscription);
+        subscription.close();
         throw error;
       }
     }, this.unfollow);
@@ -329,9 +330,9 @@ export class A2ARequestHandler {
     if (this.closed) subscription.close();
   }
 
+  /** A stream's end (its subscription already closed). */
   private readonly unfollow = (subscription: Subscription): void => {
     this.streams.delete(subscription);
-    subscription.close();
   };
 
   async createPushConfig(
