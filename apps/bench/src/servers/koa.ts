@@ -3,6 +3,7 @@ import { a2aKoa } from '@a2a/koa';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+import { listen } from './listen.js';
 
 /** Koa 3 with the raw JSON route and @a2a/koa mounted the way a user would. */
 export function startKoa(port: number, host: string, options: BenchOptions): Promise<Server> {
@@ -21,6 +22,5 @@ export function startKoa(port: number, host: string, options: BenchOptions): Pro
     return next();
   });
   app.use(a2aKoa(createBenchA2A(options)) as Koa.Middleware);
-  const server = createServer(app.callback());
-  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+  return listen(createServer(app.callback()), port, host);
 }

@@ -4,6 +4,7 @@ import { A2AModule } from '@a2a/nestjs';
 import { Body, Controller, Get, HttpCode, Module, Post, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+import { listen } from './listen.js';
 
 /** The raw JSON route and the memory figures as a Nest controller (decorators applied by hand: no decorator build). */
 class RawController {
@@ -30,6 +31,6 @@ export async function startNestjs(port: number, host: string, options: BenchOpti
     BenchModule,
   );
   const app = await NestFactory.create(BenchModule, { logger: false });
-  await app.listen(port, host);
-  return app.getHttpServer();
+  await app.init();
+  return listen(app.getHttpServer(), port, host);
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createNodeHandler } from '@a2a/core/node';
 import { type BenchOptions, createBenchA2A, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+import { listen } from './listen.js';
 
 /**
  * Plain `node:http` with `@a2a/core/node`'s request listener, no framework: the library's own cost per request and
@@ -34,5 +35,5 @@ export function startNode(port: number, host: string, options: BenchOptions): Pr
     }
     void a2a(req, res);
   });
-  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+  return listen(server, port, host);
 }

@@ -1,5 +1,5 @@
 // The official SDK (@a2a-js/sdk) on Express, running the same echo agent contract, for the "× SDK" column.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { AGENT_CARD_PATH, Role, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
@@ -13,6 +13,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/serve
 import express from 'express';
 import { benchCard, JSONRPC_PATH, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
 import { type ChunkPlan, chunkText, parseChunkPlan, publishTime } from '../paced-chunks.js';
+import { listen } from './listen.js';
 
 const now = () => new Date().toISOString();
 const text = (value: string) => ({
@@ -172,7 +173,5 @@ export function startSdk(port: number, host: string): Promise<Server> {
   app.get(MEM_PATH, (req, res) => {
     res.json(memFigures(req.query.gc === '1'));
   });
-  return new Promise((resolve) => {
-    const server = app.listen(port, host, () => resolve(server));
-  });
+  return listen(createServer(app), port, host);
 }
