@@ -26,7 +26,6 @@ import { PgNotifier } from './notifier.js';
 import { NotifyWatch } from './notify-watch.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
 import { guardPoolErrors } from './pool-errors.js';
-import { ReadBatcher } from './read-batch.js';
 import { fromKey, toKey } from './text-key.js';
 import { WriteBatcher, type WriteBatcherOptions } from './write-batch.js';
 
@@ -141,8 +140,6 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   readonly pool: pg.Pool;
   /** Task, event and lease writes, batched: many concurrent writes share one round trip and one commit. */
   readonly writes: WriteBatcher;
-  /** Task reads by id, batched the same way under load (a SubscribeToTask storm). */
-  private readonly reads: ReadBatcher<TaskRow & { id: string; owner: string }>;
   private readonly ownsPool: boolean;
   private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
@@ -172,16 +169,6 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     this.log = new A2ALog(options.logger, options.onError);
     guardPoolErrors(this.pool);
     this.writes = new WriteBatcher(this.pool, EVENTS_CHANNEL, options.batching);
-    this.reads = new ReadBatcher<TaskRow & { id: string; owner: string }>(
-      async (ids) =>
-        (
-          await this.query<TaskRow & { id: string; owner: string }>(
-            `SELECT id, owner, task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = ANY($1::text[])`,
-            [ids],
-          )
-        ).rows,
-      (row) => structuredClone(row),
-    );
     this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
     const listenConfig = (this.pool as unknown as { options: pg.ClientConfig }).options;
     this.notifier = new PgNotifier(
@@ -318,8 +305,14 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const key = toKey(taskId);
     const watch = this.openWatch(key);
     try {
-      const found = await this.reads.read(key);
-      const row = found && (owner === undefined || found.owner === toKey(owner)) ? found : undefined;
+      const { rows } =
+        owner === undefined
+          ? await this.query<TaskRow>(`SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1`, [key])
+          : await this.query<TaskRow>(
+              `SELECT task, version, ${TAIL_SQL} FROM a2a_tasks t WHERE id = $1 AND owner = $2`,
+              [key, toKey(owner)],
+            );
+      const row = rows[0];
       if (row) watch.read(Number(row.version));
       return row && { task: withTail(row), version: Number(row.version) };
     } finally {

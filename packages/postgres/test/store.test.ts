@@ -185,35 +185,6 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     expect((await b.list('bob', { pageSize: 10 })).tasks).toEqual([]);
   });
 
-  it('reads issued together (batched) each get their own task, scoped by owner, in fewer queries', async () => {
-    const ids = Array.from({ length: 40 }, (_, i) => `storm-${i}`);
-    for (const [i, id] of ids.entries()) await a.create(task(id, `ctx-${i}`), i % 2 ? 'alice' : 'bob');
-    let queries = 0;
-    const counted = b.pool.query.bind(b.pool);
-    b.pool.query = ((...args: Parameters<typeof counted>) => {
-      queries++;
-      return counted(...args);
-    }) as typeof b.pool.query;
-    try {
-      const reads = ids.flatMap((id, i) => [
-        b.get(id, i % 2 ? 'alice' : 'bob'),
-        b.get(id, i % 2 ? 'bob' : 'alice'), // the wrong owner: nothing
-        b.get(id), // unscoped, and the same id twice in one batch
-      ]);
-      const results = await Promise.all(reads);
-      for (const [i, id] of ids.entries()) {
-        const [mine, theirs, any] = results.slice(i * 3, i * 3 + 3);
-        expect(mine?.task).toMatchObject({ id, contextId: `ctx-${i}` });
-        expect(theirs).toBeUndefined();
-        expect(any?.task).toEqual(mine?.task);
-        expect(any?.task).not.toBe(mine?.task);
-      }
-      expect(queries).toBeLessThan(reads.length / 4);
-    } finally {
-      b.pool.query = counted;
-    }
-  });
-
   it('two writers racing on one task: each retries, no event is lost', async () => {
     await a.create(task('race'), 'alice');
     await a.append('race', 1, status('TASK_STATE_WORKING'));
