@@ -35,7 +35,12 @@ describe('webhook SSRF guard', () => {
   it('refuses private, loopback, metadata, CGNAT and mapped addresses when the config is created (-32602)', async () => {
     const sender = createNodePushSender();
     closers.push(() => sender.close());
-    const server = await startServer({ agentCard: card, executor: executor as never, pushNotifications: sender });
+    const server = await startServer({
+      agentCard: card,
+      executor: executor as never,
+      pushNotifications: sender,
+      dialects: ['paraphrase'],
+    });
     closers.push(server.close);
     const task = (
       await server.rpc('SendMessage', {
@@ -52,6 +57,11 @@ describe('webhook SSRF guard', () => {
       'http://100.64.0.1/hook',
       'http://[::1]/hook',
       'http://[::ffff:127.0.0.1]/hook',
+      'http://[::a9fe:a9fe]/latest/meta-data/', // IPv4-compatible 169.254.169.254
+      'http://[::7f00:1]/hook',
+      'http://[::a00:1]/hook',
+      'http://[64:ff9b::a9fe:a9fe]/', // NAT64
+      'http://[2002:a9fe:a9fe::1]/', // 6to4
       'http://0.0.0.0/hook',
       'http://224.0.0.1/hook',
       'ftp://example.com/hook',
@@ -80,6 +90,13 @@ describe('webhook SSRF guard', () => {
       configuration: { taskPushNotificationConfig: { url: 'http://169.254.169.254/' } },
     });
     expect(viaSend.body.error?.code).toBe(-32602);
+    // And through the paraphrase dialect's REST route.
+    const viaDialect = await server.rest('POST', `/tasks/${task.id}/notifications`, {
+      configId: 'c1',
+      pushNotificationConfig: { url: 'http://[::a9fe:a9fe]/' },
+    });
+    expect(viaDialect.status).toBe(400);
+    expect(viaDialect.body.code).toBe(-32602);
   });
 
   it('delivers to an allow-listed loopback webhook', async () => {

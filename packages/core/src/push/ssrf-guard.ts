@@ -32,8 +32,9 @@ export class BlockedAddressError extends Error {
 
 /**
  * The SSRF policy for webhook URLs. Only globally routable unicast addresses are allowed: loopback, private,
- * link-local (cloud metadata at 169.254.169.254), CGNAT, multicast, unspecified, reserved, and every IPv6 form that
- * embeds an IPv4 address (mapped, NAT64, 6to4, Teredo) are refused unless allow-listed.
+ * link-local (cloud metadata at 169.254.169.254), CGNAT, multicast, unspecified, reserved, IPv6 outside 2000::/3, and
+ * every IPv6 form that embeds an IPv4 address (mapped, compatible, NAT64, 6to4, Teredo) are refused unless
+ * allow-listed. The playground's proxy uses the same guard.
  */
 export class PushUrlGuard {
   private readonly hosts = new Set<string>();
@@ -92,8 +93,7 @@ export class PushUrlGuard {
       const v4 = (ip as ipaddr.IPv6).toIPv4Address();
       if (this.networks.some(([net, bits]) => net.kind() === 'ipv4' && v4.match(net, bits))) return undefined;
     }
-    const range = ip.range();
-    return range === 'unicast' ? undefined : range;
+    return publicRange(ip);
   }
 
   /** Throws {@link BlockedAddressError} unless the resolved address may be dialled for `host`. */
@@ -132,6 +132,22 @@ export function createPushUrlValidator(guard: PushUrlGuard, resolve?: HostResolv
     }
   };
 }
+
+/**
+ * `undefined` for a globally routable unicast address, else the name of its range. IPv6 must also lie in the global
+ * unicast block 2000::/3: ipaddr.js calls everything it has no name for `unicast`, IPv4-compatible addresses
+ * (`::a9fe:a9fe` = 169.254.169.254, which many stacks still dial as IPv4) included.
+ */
+function publicRange(ip: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  const range = ip.range();
+  if (range !== 'unicast') return range;
+  if (ip.kind() === 'ipv4') return undefined;
+  if (ip.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  return ip.match(GLOBAL_UNICAST) ? undefined : 'reserved';
+}
+
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 const hostNetwork = (ip: ipaddr.IPv4 | ipaddr.IPv6): [ipaddr.IPv4 | ipaddr.IPv6, number] => [
