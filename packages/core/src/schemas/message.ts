@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedId, requiredId } from './id.js';
 import { bytes, protoEnum, protoMessage, struct } from './proto-json.js';
 
 export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
@@ -33,13 +34,13 @@ export const PartSchema = protoMessage({
 export type Part = z.output<typeof PartSchema>;
 
 export const MessageSchema = protoMessage({
-  messageId: z.string().min(1),
-  contextId: z.string().min(1).optional(),
-  taskId: z.string().min(1).optional(),
+  messageId: requiredId,
+  contextId: requiredId.optional(),
+  taskId: requiredId.optional(),
   role: RoleSchema,
   parts: z.array(PartSchema).min(1),
   metadata: struct.optional(),
   extensions: z.array(z.string()).optional(),
-  referenceTaskIds: z.array(z.string()).optional(),
+  referenceTaskIds: z.array(boundedId).optional(),
 });
 export type Message = z.output<typeof MessageSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedId } from './id.js';
 import { httpUrl, protoMessage } from './proto-json.js';
 
 export const AuthenticationInfoSchema = protoMessage({
@@ -10,9 +11,9 @@ export type AuthenticationInfo = z.output<typeof AuthenticationInfoSchema>;
 
 /** v1.0 flat push notification config. `taskId` is empty when sent inside SendMessageConfiguration. */
 export const TaskPushNotificationConfigSchema = protoMessage({
-  tenant: z.string().optional(),
-  id: z.string().optional(),
-  taskId: z.string().optional(),
+  tenant: boundedId.optional(),
+  id: boundedId.optional(),
+  taskId: boundedId.optional(),
   url: httpUrl,
   token: z.string().optional(),
   authentication: AuthenticationInfoSchema.optional(),

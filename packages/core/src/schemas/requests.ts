@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { boundedId, requiredId } from './id.js';
 import { MessageSchema } from './message.js';
 import { bool, int32, protoMessage, struct, timestamp } from './proto-json.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema, TaskStateSchema } from './task.js';
 
-const tenant = z.string().optional();
-const id = z.string().min(1);
+const tenant = boundedId.optional();
+const id = requiredId;
 /** `historyLength`: unset = everything, 0 = none, n = the n most recent. */
 const historyLength = int32.pipe(z.number().min(0, { message: 'must not be negative' })).optional();
 /**
@@ -37,7 +38,7 @@ export type GetTaskRequest = z.output<typeof GetTaskRequestSchema>;
 
 export const ListTasksRequestSchema = protoMessage({
   tenant,
-  contextId: z.string().optional(),
+  contextId: boundedId.optional(),
   status: stateFilter,
   pageSize,
   pageToken: z.string().optional(),

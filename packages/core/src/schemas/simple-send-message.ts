@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from './id.js';
 import type { SendMessageRequest } from './requests.js';
 
 /**
@@ -37,4 +38,4 @@ const MESSAGE_KEYS = new Set(['messageId', 'contextId', 'taskId', 'role', 'parts
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const isId = (v: unknown): v is string => typeof v === 'string' && v !== '';
+const isId = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.length <= MAX_ID_LENGTH;
