@@ -1,6 +1,7 @@
 import type { AgentCard, AgentInterface } from '@a2a/core';
 import { fromStatusError, invalidResponse } from './errors.js';
 import { readJson, send } from './http.js';
+import { callDeadline, maxBodyBytes } from './limits.js';
 import type { ProtocolBinding, TransportOptions } from './options.js';
 
 export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
@@ -26,36 +27,45 @@ export async function resolveAgentCard(
   options: TransportOptions & { signal?: AbortSignal; readCard?: (json: unknown, from: string) => AgentCard } = {},
 ): Promise<AgentCard> {
   const urls = cardUrls(location);
-  for (const [i, url] of urls.entries()) {
-    const response = await send(
-      options,
-      { operation: 'GetAgentCard', url },
-      {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        signal: options.signal ?? null,
-      },
-    );
-    const body = await readJson(response);
-    if (response.status === 404 && i < urls.length - 1) continue;
-    // A 404 here is no card, not the TaskNotFound the status means on an operation.
-    if (response.status === 404) throw invalidResponse(`no agent card at ${urls.join(' or ')} (HTTP 404)`);
-    if (!response.ok) throw fromStatusError(response.status, body);
-    return (options.readCard ?? checkCard)(body, url);
+  // One deadline for the resolution, both URLs included.
+  const deadline = callDeadline(options, options.signal ? { signal: options.signal } : {}, 'GetAgentCard');
+  try {
+    for (const [i, url] of urls.entries()) {
+      const init = { method: 'GET', headers: { accept: 'application/json' } };
+      const response = await send(options, { operation: 'GetAgentCard', url }, init, deadline);
+      const body = await readJson(response, maxBodyBytes(options), deadline);
+      if (response.status === 404 && i < urls.length - 1) continue;
+      // A 404 here is no card, not the TaskNotFound the status means on an operation.
+      if (response.status === 404) throw invalidResponse(`no agent card at ${urls.join(' or ')} (HTTP 404)`);
+      if (!response.ok) throw fromStatusError(response.status, body);
+      return (options.readCard ?? checkCard)(body, url);
+    }
+  } finally {
+    deadline.stop();
   }
   throw invalidResponse(`no agent card at ${urls.join(' or ')}`); // unreachable: the last URL answers or throws
 }
 
-/** The shape the client needs (a name and interfaces), not a full validation: that is `@a2a/core/schemas`' job. */
+const isInterface = (i: unknown): boolean =>
+  typeof i === 'object' &&
+  i !== null &&
+  typeof (i as AgentInterface).url === 'string' &&
+  typeof (i as AgentInterface).protocolBinding === 'string';
+
+/**
+ * The shape the client needs (a name, and interfaces that each have a URL and a binding), not a full validation:
+ * that is `@a2a/core/schemas`' job.
+ */
 export function checkCard(body: unknown, from = 'the agent'): AgentCard {
   const card = body as Partial<AgentCard> | undefined;
   if (typeof card !== 'object' || card === null || Array.isArray(card)) {
     throw invalidResponse(`the agent card at ${from} is not a JSON object`);
   }
   const interfaces = card.supportedInterfaces;
-  if (!Array.isArray(interfaces) || !interfaces.some((i) => typeof i?.url === 'string')) {
-    throw invalidResponse(`the agent card at ${from} lists no supportedInterfaces`);
+  if (!Array.isArray(interfaces) || !interfaces.length || !interfaces.every(isInterface)) {
+    throw invalidResponse(`the agent card at ${from} lists no supportedInterfaces with a url and protocolBinding`);
   }
+  if (typeof card.name !== 'string') throw invalidResponse(`the agent card at ${from} has no name`);
   return card as AgentCard;
 }
 

@@ -20,6 +20,7 @@ import { invalidResponse } from './errors.js';
 import { JsonRpcWire } from './json-rpc-wire.js';
 import type { A2AClientOptions, CallOptions, ProtocolBinding, StreamOptions } from './options.js';
 import { RestWire } from './rest-wire.js';
+import { RESULTS } from './shapes.js';
 import { A2AStream } from './stream.js';
 import type { StreamOperation, UnaryOperation, Wire } from './wire.js';
 
@@ -88,8 +89,12 @@ export class A2AClient {
     return params;
   }
 
-  private call<T>(operation: UnaryOperation, request: object, options: CallOptions = {}): Promise<T> {
-    return this.wire.unary(operation, this.params(request), options) as Promise<T>;
+  /** The operation's result, checked to have the shape its type promises. */
+  private async call<T>(operation: UnaryOperation, request: object, options: CallOptions = {}): Promise<T> {
+    const result = await this.wire.unary(operation, this.params(request), options);
+    if (RESULTS[operation]?.(result) === false)
+      throw invalidResponse(`${operation} answered a result of the wrong shape`);
+    return result as T;
   }
 
   private stream(operation: StreamOperation, request: object, options: StreamOptions = {}): A2AStream {
@@ -97,7 +102,8 @@ export class A2AClient {
       {
         open: (o) => this.wire.stream(operation, this.params(request), o),
         resubscribe: (id, o) => this.wire.stream('SubscribeToTask', this.params({ id }), o),
-        getTask: (id, o) => this.getTask({ id }, o),
+        getTask: (id, { signal, headers }) =>
+          this.getTask({ id }, { ...(signal ? { signal } : {}), ...(headers ? { headers } : {}) }),
       },
       options,
       this.options.reconnect ?? {},
@@ -109,11 +115,7 @@ export class A2AClient {
     request: WithId<SendMessageRequest, 'message'>,
     options?: CallOptions,
   ): Promise<SendMessageResponse> {
-    const answer = await this.call<SendMessageResponse>('SendMessage', request, options);
-    if (!('task' in answer && answer.task) && !('message' in answer && answer.message)) {
-      throw invalidResponse('SendMessage answered neither a task nor a message');
-    }
-    return answer;
+    return this.call('SendMessage', request, options);
   }
 
   /** SendStreamingMessage: the task's events as they happen (or the one reply message). */

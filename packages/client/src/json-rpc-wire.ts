@@ -1,8 +1,11 @@
+import type { Deadline } from './deadline.js';
 import { fromJsonRpcError, fromStatusError, invalidResponse } from './errors.js';
 import { isEventStream, PROTOCOL_VERSION, readJson, send } from './http.js';
+import { callDeadline, maxBodyBytes, maxEventBytes, streamDeadline } from './limits.js';
 import type { CallOptions, OperationName, StreamOptions, TransportOptions } from './options.js';
+import { isStreamResponse } from './shapes.js';
 import { frameReporter, readSseJson } from './sse.js';
-import { isStreamResponse, type StreamOperation, type UnaryOperation, type Wire, type WireEvent } from './wire.js';
+import type { StreamOperation, UnaryOperation, Wire, WireEvent } from './wire.js';
 
 let nextId = 0;
 
@@ -39,6 +42,7 @@ export class JsonRpcWire implements Wire {
     params: Record<string, unknown>,
     options: CallOptions,
     accept: string,
+    deadline: Deadline,
     last?: string,
   ) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept };
@@ -55,16 +59,22 @@ export class JsonRpcWire implements Wire {
           method: this.dialect.method(operation),
           params: this.dialect.params(operation, params),
         }),
-        signal: options.signal ?? null,
         callHeaders: options.headers,
       },
+      deadline,
       this.dialect.version,
     );
   }
 
   async unary(operation: UnaryOperation, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
-    const response = await this.post(operation, params, options, 'application/json');
-    return this.dialect.result(operation, resultOf(response.status, await readJson(response)));
+    const deadline = callDeadline(this.transport, options, operation);
+    try {
+      const response = await this.post(operation, params, options, 'application/json', deadline);
+      const body = await readJson(response, maxBodyBytes(this.transport), deadline);
+      return this.dialect.result(operation, resultOf(response.status, body));
+    } finally {
+      deadline.stop();
+    }
   }
 
   async stream(
@@ -72,21 +82,35 @@ export class JsonRpcWire implements Wire {
     params: Record<string, unknown>,
     options: StreamOptions,
   ): Promise<AsyncGenerator<WireEvent>> {
-    const response = await this.post(operation, params, options, 'text/event-stream', options.lastEventId);
-    if (!isEventStream(response) || !response.body) {
-      // An early error answered as plain JSON (or something that is not a stream at all).
-      resultOf(response.status, await readJson(response));
-      throw invalidResponse(`${operation} answered ${response.headers.get('content-type') ?? 'no content type'}`);
+    const deadline = streamDeadline(this.transport, options, operation);
+    try {
+      const response = await this.post(operation, params, options, 'text/event-stream', deadline, options.lastEventId);
+      if (!isEventStream(response) || !response.body) {
+        // An early error answered as plain JSON (or something that is not a stream at all).
+        resultOf(response.status, await readJson(response, maxBodyBytes(this.transport), deadline));
+        throw invalidResponse(`${operation} answered ${response.headers.get('content-type') ?? 'no content type'}`);
+      }
+      return this.events(operation, response.body, deadline);
+    } catch (error) {
+      deadline.stop();
+      throw error;
     }
-    return this.events(operation, response.body);
   }
 
-  private async *events(operation: StreamOperation, body: ReadableStream<Uint8Array>): AsyncGenerator<WireEvent> {
+  private async *events(
+    operation: StreamOperation,
+    body: ReadableStream<Uint8Array>,
+    deadline: Deadline,
+  ): AsyncGenerator<WireEvent> {
     const seen = frameReporter(this.transport, operation, this.url);
-    for await (const message of readSseJson(body, seen)) {
-      const event = this.dialect.event(resultOf(200, message.json));
-      if (!isStreamResponse(event)) throw invalidResponse('a stream event that is not a StreamResponse');
-      yield { id: message.id, event };
+    try {
+      for await (const message of readSseJson(body, seen, maxEventBytes(this.transport), deadline)) {
+        const event = this.dialect.event(resultOf(200, message.json));
+        if (!isStreamResponse(event)) throw invalidResponse('a stream event that is not a StreamResponse');
+        yield { id: message.id, event };
+      }
+    } finally {
+      deadline.stop();
     }
   }
 }

@@ -34,12 +34,16 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Headers for this call only (added after the client's). */
   headers?: HeadersInit;
+  /** This call's {@link TransportOptions.timeoutMs} (unary calls). */
+  timeoutMs?: number;
 }
 
 /** Options of streaming calls. */
-export interface StreamOptions extends CallOptions {
+export interface StreamOptions extends Omit<CallOptions, 'timeoutMs'> {
   /** Resume after this SSE event id (SubscribeToTask): the agent replays only the events after it. */
   lastEventId?: string;
+  /** This stream's {@link TransportOptions.idleTimeoutMs}. */
+  idleTimeoutMs?: number;
 }
 
 export interface ReconnectOptions {
@@ -67,6 +71,27 @@ export interface TransportOptions {
   headers?: HeadersOption;
   /** Called with every SSE message received, in order. */
   onFrame?: (frame: SseFrame) => void;
+  /**
+   * Unary calls and the card fetch: the most the whole answer may take, body included, in ms (default 30 000; 0: no
+   * limit). Past it the call rejects with `A2AError('Unavailable')`.
+   */
+  timeoutMs?: number;
+  /**
+   * Streams: the longest silence before the response headers or between two reads (keep-alive comments count), in
+   * ms (default 60 000; 0: no limit). Past it the connection counts as broken: the stream reconnects, or rejects
+   * with `A2AError('Unavailable')`.
+   */
+  idleTimeoutMs?: number;
+  /** The largest JSON body read, in bytes (default 8 MiB); a larger one is `A2AError('InvalidAgentResponse')`. */
+  maxBodyBytes?: number;
+  /** The largest SSE event read, in bytes (default 1 MiB); a larger one is `A2AError('InvalidAgentResponse')`. */
+  maxEventBytes?: number;
+  /**
+   * `'same-origin'` (default): follow redirects within the origin of the URL asked (307/308, and 301/302/303 for
+   * GET), at most 5. `'none'`: follow none. A redirect to another origin is never followed: it is
+   * `A2AError('InvalidAgentResponse')`, so neither the body nor any header reaches that origin.
+   */
+  redirects?: 'same-origin' | 'none';
 }
 
 /**

@@ -1,8 +1,11 @@
+import type { Deadline } from './deadline.js';
 import { fromStatusError, invalidResponse } from './errors.js';
 import { isEventStream, readJson, send } from './http.js';
+import { callDeadline, maxBodyBytes, maxEventBytes, streamDeadline } from './limits.js';
 import type { CallOptions, OperationName, StreamOptions, TransportOptions } from './options.js';
+import { isStreamResponse } from './shapes.js';
 import { frameReporter, readSseJson } from './sse.js';
-import { isStreamResponse, type StreamOperation, type UnaryOperation, type Wire, type WireEvent } from './wire.js';
+import type { StreamOperation, UnaryOperation, Wire, WireEvent } from './wire.js';
 
 interface Route {
   method: 'GET' | 'POST' | 'DELETE';
@@ -75,7 +78,13 @@ export class RestWire implements Wire {
     this.base = url.replace(/\/+$/, '');
   }
 
-  private request(operation: OperationName, params: Record<string, unknown>, options: StreamOptions, accept: string) {
+  private request(
+    operation: OperationName,
+    params: Record<string, unknown>,
+    options: CallOptions & StreamOptions,
+    accept: string,
+    deadline: Deadline,
+  ) {
     const { method, path, rest } = route(operation, params);
     const tenant = typeof params.tenant === 'string' && params.tenant ? `/${segment(params.tenant)}` : '';
     const url = `${this.base}${tenant}${path}${method === 'POST' ? '' : query(rest)}`;
@@ -89,18 +98,23 @@ export class RestWire implements Wire {
         method,
         headers,
         ...(method === 'POST' ? { body: JSON.stringify(rest) } : {}),
-        signal: options.signal ?? null,
         callHeaders: options.headers,
       },
+      deadline,
     );
   }
 
   async unary(operation: UnaryOperation, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
-    const response = await this.request(operation, params, options, 'application/json');
-    const body = await readJson(response);
-    if (!response.ok) throw fromStatusError(response.status, body);
-    if (typeof body !== 'object' || body === null) throw invalidResponse(`${operation} answered no JSON object`);
-    return body;
+    const deadline = callDeadline(this.transport, options, operation);
+    try {
+      const response = await this.request(operation, params, options, 'application/json', deadline);
+      const body = await readJson(response, maxBodyBytes(this.transport), deadline);
+      if (!response.ok) throw fromStatusError(response.status, body);
+      if (typeof body !== 'object' || body === null) throw invalidResponse(`${operation} answered no JSON object`);
+      return body;
+    } finally {
+      deadline.stop();
+    }
   }
 
   async stream(
@@ -108,28 +122,42 @@ export class RestWire implements Wire {
     params: Record<string, unknown>,
     options: StreamOptions,
   ): Promise<AsyncGenerator<WireEvent>> {
-    const response = await this.request(operation, params, options, 'text/event-stream');
-    if (!response.ok) throw fromStatusError(response.status, await readJson(response));
-    if (!isEventStream(response) || !response.body) {
-      await response.body?.cancel();
-      throw invalidResponse(`${operation} answered ${response.headers.get('content-type') ?? 'no content type'}`);
+    const deadline = streamDeadline(this.transport, options, operation);
+    try {
+      const response = await this.request(operation, params, options, 'text/event-stream', deadline);
+      if (!response.ok) {
+        throw fromStatusError(response.status, await readJson(response, maxBodyBytes(this.transport), deadline));
+      }
+      if (!isEventStream(response) || !response.body) {
+        response.body?.cancel().catch(() => {});
+        throw invalidResponse(`${operation} answered ${response.headers.get('content-type') ?? 'no content type'}`);
+      }
+      return this.events(operation, response.url || this.base, response.body, deadline);
+    } catch (error) {
+      deadline.stop();
+      throw error;
     }
-    return this.events(operation, response.url || this.base, response.body);
   }
 
   private async *events(
     operation: StreamOperation,
     url: string,
     body: ReadableStream<Uint8Array>,
+    deadline: Deadline,
   ): AsyncGenerator<WireEvent> {
-    for await (const message of readSseJson(body, frameReporter(this.transport, operation, url))) {
-      const parsed = message.json;
-      const error = (parsed as { error?: { code?: unknown } } | null)?.error;
-      if (message.event === 'error' || (error && !isStreamResponse(parsed))) {
-        throw fromStatusError(typeof error?.code === 'number' ? error.code : 500, parsed);
+    const seen = frameReporter(this.transport, operation, url);
+    try {
+      for await (const message of readSseJson(body, seen, maxEventBytes(this.transport), deadline)) {
+        const parsed = message.json;
+        const error = (parsed as { error?: { code?: unknown } } | null)?.error;
+        if (message.event === 'error' || (error && !isStreamResponse(parsed))) {
+          throw fromStatusError(typeof error?.code === 'number' ? error.code : 500, parsed);
+        }
+        if (!isStreamResponse(parsed)) throw invalidResponse('a stream event that is not a StreamResponse');
+        yield { id: message.id, event: parsed };
       }
-      if (!isStreamResponse(parsed)) throw invalidResponse('a stream event that is not a StreamResponse');
-      yield { id: message.id, event: parsed };
+    } finally {
+      deadline.stop();
     }
   }
 }

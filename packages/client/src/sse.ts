@@ -1,20 +1,50 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Deadline } from './deadline.js';
 import { invalidResponse } from './errors.js';
 import type { OperationName, TransportOptions } from './options.js';
+import { tooLarge } from './read-capped.js';
+
+const isEol = (byte: number | undefined) => byte === 10 || byte === 13;
+
+/**
+ * The bytes of the event still open after `chunk`: those after its last blank line (two line ends in a row, CRLF
+ * being one), or, with none, `open` plus the whole chunk. CR and LF never occur inside a UTF-8 sequence.
+ */
+export function openEventBytes(chunk: Uint8Array, open: number, before: number | undefined): number {
+  for (let i = chunk.length - 1; i >= 0; i--) {
+    const byte = chunk[i];
+    const prev = i > 0 ? chunk[i - 1] : before;
+    if (isEol(byte) && isEol(prev) && !(prev === 13 && byte === 10)) return chunk.length - 1 - i;
+  }
+  return open + chunk.length;
+}
 
 /**
  * The SSE messages of a response body, as they arrive. Leaving the loop early (break, return, throw) cancels the body,
- * which releases the connection; so does aborting the request's signal (fetch then errors the body).
+ * which releases the connection; so does aborting the request's signal (fetch then errors the body). An event (or a
+ * line that never ends) past `maxEventBytes` is an A2AError before it is buffered, so the parser holds at most that
+ * plus one chunk; each read waits under the stream's deadline.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<EventSourceMessage> {
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  maxEventBytes: number,
+  deadline: Deadline,
+): AsyncGenerator<EventSourceMessage> {
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => void queue.push(message) });
   const decoder = new TextDecoder();
   const reader = body.getReader();
   let done = false;
+  let open = 0;
+  let last: number | undefined;
   try {
     while (true) {
-      const chunk = await reader.read();
+      const chunk = await deadline.wait(reader.read());
+      if (!chunk.done) {
+        open = openEventBytes(chunk.value, open, last);
+        last = chunk.value[chunk.value.length - 1] ?? last;
+        if (open > maxEventBytes) throw tooLarge('an SSE event', maxEventBytes);
+      }
       if (chunk.done) {
         parser.feed(decoder.decode());
         // A last message without its blank line was cut off: the parser keeps it unfinished, as the spec says.
@@ -26,8 +56,10 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
       yield* queue.splice(0);
     }
   } finally {
-    if (!done) await reader.cancel().catch(() => {});
-    reader.releaseLock();
+    if (!done) reader.cancel().catch(() => {}); // not awaited: a body that ignores cancel must not hold the caller
+    try {
+      reader.releaseLock();
+    } catch {} // a read still pending (the deadline won the race) keeps the lock on older runtimes
   }
 }
 
@@ -42,8 +74,10 @@ export interface JsonMessage {
 export async function* readSseJson(
   body: ReadableStream<Uint8Array>,
   seen: (message: EventSourceMessage) => void,
+  maxEventBytes: number,
+  deadline: Deadline,
 ): AsyncGenerator<JsonMessage> {
-  for await (const message of readSse(body)) {
+  for await (const message of readSse(body, maxEventBytes, deadline)) {
     seen(message);
     if (message.data === '') continue;
     let json: unknown;

@@ -1,4 +1,5 @@
 import { isA2AError, type StreamResponse, type Task } from '@a2a/core';
+import { isTimeout } from './deadline.js';
 import { invalidResponse } from './errors.js';
 import type { ReconnectOptions, StreamOptions } from './options.js';
 import type { WireEvent } from './wire.js';
@@ -107,7 +108,8 @@ export class A2AStream implements AsyncIterable<StreamResponse> {
           if (isFinalEvent(event)) return;
         }
       } catch (error) {
-        if (signal?.aborted || isA2AError(error)) throw error;
+        // A silent connection is a broken one (a half-open TCP connection, a stalled proxy): resume it.
+        if (signal?.aborted || (isA2AError(error) && !isTimeout(error))) throw error;
         broken = error;
       }
       // The connection broke (or the body ended) before the task's last event.
@@ -123,7 +125,7 @@ export class A2AStream implements AsyncIterable<StreamResponse> {
         events = await this.source.resubscribe(this.taskId, resume);
       } catch (error) {
         if (signal?.aborted) throw error;
-        if (!isA2AError(error)) {
+        if (!isA2AError(error) || isTimeout(error)) {
           broken = error;
           events = undefined; // unreachable agent: try again after the next delay
           continue;

@@ -20,12 +20,3 @@ export interface Wire {
     options: StreamOptions,
   ): Promise<AsyncGenerator<WireEvent>>;
 }
-
-const EVENT_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
-
-/** A stream event has exactly one of the four members. */
-export function isStreamResponse(value: unknown): value is StreamResponse {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return EVENT_KEYS.filter((key) => typeof v[key] === 'object' && v[key] !== null).length === 1;
-}
