@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, hasDatabase } from '../packages/postgres/test/db.js';
 import { npmEnv, packPackages, ROOT } from '../scripts/pack-packages.mjs';
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -143,6 +144,32 @@ describe('packed packages in every TypeScript module mode', () => {
     const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
+
+  // Regression: dist/cjs/ looked for its SQL files one folder short (ENOENT …/dist/migrations/).
+  it.skipIf(!hasDatabase)(
+    '@a2a/postgres migrates a real database from require() and from import()',
+    async () => {
+      const start = `.then(async (s) => { await s.close(); console.log('migrated'); })`;
+      const runs = [
+        ['-e', `require('@a2a/postgres').createTaskStoreFromEnv()${start}`],
+        [
+          '--input-type=module',
+          '-e',
+          `import { createTaskStoreFromEnv } from '@a2a/postgres'; createTaskStoreFromEnv()${start}`,
+        ],
+      ];
+      for (const args of runs) {
+        const db = await createTestDatabase();
+        try {
+          const env = { ...process.env, A2A_DATABASE_URL: db.url };
+          expect(execFileSync(process.execPath, args, { cwd: work, env, encoding: 'utf8' }).trim()).toBe('migrated');
+        } finally {
+          await db.drop();
+        }
+      }
+    },
+    60_000,
+  );
 
   it('core, the adapters and the client start without loading jose (signing code loads at first use)', () => {
     const entries = ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi', '@a2a/client'];

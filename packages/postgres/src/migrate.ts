@@ -6,7 +6,9 @@ import { guardPoolErrors } from './pool-errors.js';
 // The CommonJS build (scripts/build-cjs.mjs) rewrites import.meta.url to the CommonJS file's URL after compiling.
 // biome-ignore lint/suspicious/noTsIgnore: import.meta is an error under module=CommonJS, which does not reach the output
 // @ts-ignore
-const MIGRATIONS_DIR = new URL('../migrations/', import.meta.url);
+const HERE: string = import.meta.url;
+/** `migrations/` at the package root: this file is one level below it in src/ and dist/, two in dist/cjs/. */
+const MIGRATIONS_DIR = new URL(/\/dist\/cjs\/[^/]+$/.test(HERE) ? '../../migrations/' : '../migrations/', HERE);
 /** Any fixed key: serializes instances that start together. */
 const LOCK_KEY = 0x0a2a_5157;
 
