@@ -1,7 +1,10 @@
 import type { HandleOptions, HandlerMount, MountableHandler } from '@a2a/core';
+import { AgentScopes } from './agent-scope.js';
 import { ASSET_TYPES, Assets } from './assets.js';
 import { cardEndpoint } from './card-endpoint.js';
+import { type AllowedHosts, createHostCheck } from './host-check.js';
 import { json } from './limits.js';
+import { checkSameOrigin } from './origin-check.js';
 import { proxyRequest } from './proxy.js';
 import { RemoteAgents, type RemoteOptions } from './remote.js';
 
@@ -14,10 +17,17 @@ export interface PlaygroundOptions {
    */
   agentCardUrl?: string;
   /**
-   * Agents on other origins, reached only through the playground's server (card fetch and an SSRF-guarded proxy:
-   * public addresses only unless allow-listed). `false` turns them off: the page then talks to its own agent only.
+   * Agents on other origins, reached only through the playground's server (card fetch and an SSRF-guarded proxy that
+   * calls only the interfaces of the card the page is connected to; public addresses only unless allow-listed).
+   * `false` turns them off: the page then talks to its own agent only.
    */
   remote?: RemoteOptions | false;
+  /**
+   * Host names the playground answers besides loopback names (`localhost`, `*.localhost`) and IP addresses, which
+   * always pass: `['agents.example.com', '.example.org']` (a leading dot: the domain and its subdomains), or `true`
+   * for any host (only behind a proxy that checks Host itself). Any other `Host` gets 403: it closes DNS rebinding.
+   */
+  allowedHosts?: AllowedHosts;
   /** Largest request body the proxy forwards. Default 8 MiB. */
   maxBodyBytes?: number;
 }
@@ -35,6 +45,8 @@ export function createPlayground(options: PlaygroundOptions = {}): MountableHand
   const basePath = normalizeBasePath(options.basePath ?? '/playground');
   const assets = new Assets();
   const remote = options.remote === false ? undefined : new RemoteAgents(options.remote);
+  const scopes = remote && new AgentScopes(remote);
+  const checkHost = createHostCheck(options.allowedHosts);
   const maxBodyBytes = options.maxBodyBytes ?? 8 << 20;
   const config = JSON.stringify({
     basePath,
@@ -68,17 +80,23 @@ export function createPlayground(options: PlaygroundOptions = {}): MountableHand
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
     const rest = path.slice(basePath.length);
     const method = request.method;
+    const wrongHost = checkHost(request);
+    if (wrongHost) return wrongHost;
     if (rest === '' || rest === '/' || rest === '/index.html') {
       return method === 'GET' || method === 'HEAD' ? page('index.html', method) : notAllowed('GET, HEAD');
     }
     const asset = rest.slice(1);
     if (asset in ASSET_TYPES)
       return method === 'GET' || method === 'HEAD' ? page(asset, method) : notAllowed('GET, HEAD');
-    if (rest === '/api/card') return method === 'POST' ? cardEndpoint(request, remote) : notAllowed('POST');
-    if (rest === '/api/proxy') {
+    if (rest === '/api/card' || rest === '/api/proxy') {
       if (method !== 'POST') return notAllowed('POST');
-      if (!remote) return json(403, { error: 'Remote agents are disabled on this playground (remote: false)' });
-      return proxyRequest(request, remote, maxBodyBytes);
+      const crossSite = checkSameOrigin(request);
+      if (crossSite) return crossSite;
+      if (rest === '/api/card') return cardEndpoint(request, remote, scopes);
+      if (!remote || !scopes) {
+        return json(403, { error: 'Remote agents are disabled on this playground (remote: false)' });
+      }
+      return proxyRequest(request, remote, scopes, maxBodyBytes);
     }
     return json(404, { error: `No playground resource at ${path}` });
   }

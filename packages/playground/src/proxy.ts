@@ -1,62 +1,73 @@
+import type { AgentScopes } from './agent-scope.js';
+import { forwardedHeaders, isA2AContentType, USER_HEADERS, userHeaderNames } from './forward-headers.js';
 import { json, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
 /** The header naming the remote URL a proxied request goes to. */
 export const TARGET_HEADER = 'x-playground-target';
-
-// Not forwarded: the browser's own connection, cookies and origin (of the playground's site, not the agent's).
-const DROPPED_REQUEST = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'upgrade',
-  'content-length',
-  'cookie',
-  'origin',
-  'referer',
-  'accept-encoding',
-  'proxy-authorization',
-  'forwarded',
-  TARGET_HEADER,
-]);
-const KEPT_RESPONSE = ['content-type', 'cache-control', 'www-authenticate', 'retry-after', 'allow'];
+/** The header naming the card URL of the agent the page is connected to: the proxy calls that agent only. */
+export const CARD_HEADER = 'x-playground-card';
+/** The methods of A2A's bindings (JSON-RPC: POST; HTTP+JSON: GET, POST, DELETE). */
+const METHODS = new Set(['GET', 'POST', 'DELETE']);
+const KEPT_RESPONSE = ['content-type', 'cache-control', 'www-authenticate', 'retry-after', 'allow', 'a2a-version'];
 
 /**
- * Forwards one A2A call of the page to a remote agent: `POST {base}/api/proxy` with the agent's URL in
- * `X-Playground-Target`, the call's method in `X-Playground-Method` (GET or POST), its headers and body as is.
- * The answer comes back as the agent sent it (SSE streamed chunk by chunk, never buffered). The custom header makes
- * every cross-site use a CORS preflight, which the playground never answers, so other sites cannot use the proxy.
+ * Forwards one A2A call of the page to the agent it is connected to: `POST {base}/api/proxy` with the agent's URL in
+ * `X-Playground-Target`, the card URL in `X-Playground-Card`, the call's method in `X-Playground-Method`, the user's
+ * header names in `X-Playground-Headers`. Only a URL the card names is called (see {@link AgentScopes}), only with
+ * A2A's methods, JSON content types and headers. The answer comes back as the agent sent it (SSE streamed chunk by
+ * chunk, never buffered).
  */
-export async function proxyRequest(request: Request, remote: RemoteAgents, maxBodyBytes: number): Promise<Response> {
+export async function proxyRequest(
+  request: Request,
+  remote: RemoteAgents,
+  scopes: AgentScopes,
+  maxBodyBytes: number,
+): Promise<Response> {
   const target = request.headers.get(TARGET_HEADER);
-  if (!target) return json(400, { error: `Missing ${TARGET_HEADER} header` });
+  const card = request.headers.get(CARD_HEADER);
+  if (!target || !card) return json(400, { error: `Missing ${target ? CARD_HEADER : TARGET_HEADER} header` });
   const method = (request.headers.get('x-playground-method') ?? 'POST').toUpperCase();
-  if (method !== 'GET' && method !== 'POST') return json(400, { error: `Method ${method} is not proxied` });
-  const headers = new Headers();
-  request.headers.forEach((value, key) => {
-    if (!DROPPED_REQUEST.has(key) && !key.startsWith('x-playground-') && !key.startsWith('sec-'))
-      headers.set(key, value);
-  });
-  let body: Uint8Array | undefined;
-  if (method === 'POST') {
-    body = await readRequestBody(request, maxBodyBytes);
-    if (!body) return json(413, { error: `The request body is larger than ${maxBodyBytes} bytes` });
+  if (!METHODS.has(method)) return json(400, { error: 'Only GET, POST and DELETE are proxied' });
+  const withBody = method === 'POST';
+  if (withBody && !isA2AContentType(request.headers.get('content-type'))) {
+    return json(415, { error: 'The proxy forwards application/json and application/a2a+json bodies only' });
   }
+  const headers = forwardedHeaders(request, withBody);
+  if (!headers) return json(400, { error: `Too many headers listed in ${USER_HEADERS}` });
   const upstream = new AbortController();
   let response: Response;
   try {
+    const targetUrl = remote.check(target);
+    const cardUrl = remote.check(card);
+    const cardHeaders = new Headers();
+    for (const name of userHeaderNames(request) ?? []) {
+      const value = headers.get(name);
+      if (value !== null) cardHeaders.set(name, value);
+    }
+    const route = await scopes.route(targetUrl, cardUrl, cardHeaders);
+    let body: Uint8Array | undefined;
+    if (withBody) {
+      body = await readRequestBody(request, maxBodyBytes);
+      if (!body) return json(413, { error: `The request body is larger than ${maxBodyBytes} bytes` });
+    } else void request.body?.cancel().catch(() => {});
     response = await remote.request(
-      target,
+      targetUrl.href,
       { method, headers, ...(body ? { body: body as BodyInit } : {}) },
+      route,
       upstream.signal,
     );
   } catch (error) {
     if (error instanceof RefusedTargetError) return json(error.status, { error: error.message });
     throw error;
   }
-  const out = new Headers({ 'x-playground-proxied': '1', 'cache-control': 'no-store' });
+  // The agent's answer is data for the page's script, never a document of the playground's origin.
+  const out = new Headers({
+    'x-playground-proxied': '1',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+  });
   for (const key of KEPT_RESPONSE) {
     const value = response.headers.get(key);
     if (value !== null) out.set(key, value);

@@ -3,10 +3,10 @@ import ipaddr from 'ipaddr.js';
 
 /** A URL the playground refuses to fetch, with a message the page shows as is. */
 export class RefusedTargetError extends Error {
-  /** 403 for a URL the guard refuses, 502 for an agent that could not be reached. */
+  /** 403 for a URL the guard refuses, 502 for an agent that could not be reached or answered amiss, 504 for one too slow. */
   constructor(
     message: string,
-    readonly status: 403 | 502 = 403,
+    readonly status: 403 | 502 | 504 = 403,
   ) {
     super(message);
     this.name = 'RefusedTargetError';
@@ -42,13 +42,18 @@ export function checkTargetUrl(guard: PushUrlGuard, raw: string, allowHint: stri
   return url;
 }
 
-/** The page's wording of a connect-time refusal (a host name that resolved to a private address). */
+/**
+ * The page's wording of a connect-time refusal (a host name that resolved to a private address). The address itself
+ * is not shown: what a name resolves to inside the server's network is not the visitor's business.
+ */
 export function describeBlocked(error: BlockedAddressError, allowHint: string): string {
-  return refusal(`${error.host} (${error.address})`, error.range, allowHint);
+  return `Refused: ${error.host} resolves to a ${error.range} address; the playground only connects to public addresses. ${allowHint}`;
 }
 
-export function createTargetGuard(policy: PushUrlPolicy | undefined): PushUrlGuard {
-  return new PushUrlGuard({ ...policy, allowHttp: policy?.allowHttp ?? true });
+/** The guard of the host app's policy; with `strict`, the same without its allow list (public addresses only). */
+export function createTargetGuard(policy: PushUrlPolicy | undefined, strict = false): PushUrlGuard {
+  const { allow, ...rest } = policy ?? {};
+  return new PushUrlGuard({ ...rest, ...(allow && !strict ? { allow } : {}), allowHttp: policy?.allowHttp ?? true });
 }
 
 export { BlockedAddressError };

@@ -20,7 +20,7 @@ afterAll(async () => {
 const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}/playground${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', 'x-playground-api': '1', ...headers },
     body: JSON.stringify(body),
   });
 
@@ -65,7 +65,12 @@ describe('remote agents through the SSRF guard', () => {
       const card = await post(strict.url, '/api/card', { url });
       expect(card.status, url).toBe(403);
       expect((await card.json()).error, url).toMatch(message);
-      const proxied = await post(strict.url, '/api/proxy', {}, { 'x-playground-target': url });
+      const proxied = await post(
+        strict.url,
+        '/api/proxy',
+        {},
+        { 'x-playground-target': url, 'x-playground-card': url },
+      );
       expect(proxied.status, url).toBe(403);
       expect((await proxied.json()).error, url).toMatch(message);
     }
@@ -133,6 +138,8 @@ describe('remote agents through the SSRF guard', () => {
     };
     const r = await post(open.url, '/api/proxy', body, {
       'x-playground-target': `${agent.url}/`,
+      'x-playground-card': `${agent.url}/.well-known/agent-card.json`,
+      'x-playground-headers': 'authorization, x-custom',
       authorization: 'Bearer t0ken',
       'x-custom': 'yes',
       'a2a-version': '1.0',

@@ -11,7 +11,7 @@ import {
 import { partsText, type Row, renderRow, toRow } from './timeline.js';
 import { type Message, type Part, type StreamResult, TERMINAL_STATES } from './types.js';
 import { V03Link } from './v03-link.js';
-import { createWireFetch } from './wire-fetch.js';
+import { createWireFetch, type ProxyContext } from './wire-fetch.js';
 import { WireLog } from './wire-log.js';
 
 interface Config {
@@ -72,7 +72,9 @@ const el = {
 };
 
 const wire = new WireLog(el.wire, el.wireSummary);
-const wireFetch = createWireFetch(wire, `${config.basePath}/api/proxy`);
+/** The agent the page is connected to: the proxy calls only the URLs its card names. */
+let connected: ProxyContext = { cardUrl: '', userHeaders: [] };
+const wireFetch = createWireFetch(wire, `${config.basePath}/api/proxy`, () => connected);
 let link: AgentLink | undefined;
 let streaming: AbortController | undefined;
 const saved: Saved = load();
@@ -120,7 +122,11 @@ async function postJson(path: string, body: unknown): Promise<{ status: number; 
   const url = `${config.basePath}${path}`;
   const text = JSON.stringify(body);
   wire.add({ kind: 'request', method: 'POST', url, body: text });
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-playground-api': '1' },
+    body: text,
+  });
   const answer = await response.text();
   wire.add({ kind: 'response', status: response.status, url, body: answer });
   try {
@@ -191,6 +197,7 @@ async function connect(): Promise<void> {
     const chosen = jsonRpc.find((i) => i.protocolVersion.startsWith(version)) ?? jsonRpc[0];
     if (!chosen) throw new Error('The card offers no JSON-RPC interface the playground can call');
     const endpoint = new URL(chosen.url, report.url).href;
+    connected = { cardUrl: report.url, userHeaders: Object.keys(headers) };
     const options: LinkOptions = {
       endpoint,
       headers,

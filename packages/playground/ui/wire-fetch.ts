@@ -1,11 +1,18 @@
 import type { WireLog } from './wire-log.js';
 
+/** What the proxy needs to know of the connection: the card URL (it calls only that agent) and the user's headers. */
+export interface ProxyContext {
+  cardUrl: string;
+  /** Names of the headers the user typed (Authorization and custom ones): the only non-A2A headers forwarded. */
+  userHeaders: string[];
+}
+
 /**
  * The page's `fetch` for agent calls: logs each request and response (JSON bodies in full; SSE frames are logged as
  * they are read), and sends calls to another origin through the playground's SSRF-guarded proxy instead of from the
  * browser. A proxy refusal (not the agent's answer) becomes an error with the playground's message.
  */
-export function createWireFetch(log: WireLog, proxyUrl: string): typeof fetch {
+export function createWireFetch(log: WireLog, proxyUrl: string, context: () => ProxyContext): typeof fetch {
   return async (input, init = {}) => {
     const request = new Request(input, init);
     const url = request.url;
@@ -13,9 +20,18 @@ export function createWireFetch(log: WireLog, proxyUrl: string): typeof fetch {
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
     log.add({ kind: 'request', method: request.method, url, headers, ...(body !== undefined ? { body } : {}) });
     const direct = new URL(url).origin === location.origin;
+    const { cardUrl, userHeaders } = context();
+    const proxied = {
+      ...headers,
+      'x-playground-api': '1',
+      'x-playground-target': url,
+      'x-playground-method': request.method,
+      'x-playground-card': cardUrl,
+      'x-playground-headers': userHeaders.join(', '),
+    };
     const sent: RequestInit = {
       method: direct ? request.method : 'POST',
-      headers: direct ? headers : { ...headers, 'x-playground-target': url, 'x-playground-method': request.method },
+      headers: direct ? headers : proxied,
       ...(body !== undefined ? { body } : {}),
       ...(init.signal ? { signal: init.signal } : {}),
     };
