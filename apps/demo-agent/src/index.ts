@@ -90,14 +90,20 @@ export function createDemoExecutor(options: DemoAgentOptions = {}): AgentExecuto
 
 /**
  * The playground every demo serves at /playground. Remote agents on this machine or network (another demo) are
- * refused by the SSRF guard unless listed in `A2A_PLAYGROUND_ALLOW` (comma-separated hosts, IPs or CIDR ranges).
+ * refused by the SSRF guard unless listed in `A2A_PLAYGROUND_ALLOW` (comma-separated hosts, IPs or CIDR ranges); the
+ * page answers loopback names and IP addresses only, unless `A2A_PLAYGROUND_HOSTS` lists the host names it is reached
+ * under (comma-separated; `.example.com` for a domain and its subdomains).
  */
 export function demoPlayground() {
-  const allow = (process.env.A2A_PLAYGROUND_ALLOW ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return createPlayground({ remote: { ssrf: { allow } } });
+  const list = (name: string) =>
+    (process.env[name] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return createPlayground({
+    remote: { ssrf: { allow: list('A2A_PLAYGROUND_ALLOW') } },
+    allowedHosts: list('A2A_PLAYGROUND_HOSTS'),
+  });
 }
 
 /** What a demo prints on start: where it listens and a request to paste. */
