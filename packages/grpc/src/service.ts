@@ -29,10 +29,11 @@ import {
   status,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { clip } from './clip.js';
 import { type DecodedRequest, decodeRequest, encodeRequest, encodeResponse } from './codec.js';
 import { A2AService } from './gen/lf/a2a/v1/a2a_pb.js';
 import { checkVersion, metadataList } from './metadata.js';
-import { statusDetails } from './status-details.js';
+import { MAX_MESSAGE_BYTES, statusDetails } from './status-details.js';
 
 /** A gRPC status code name, e.g. 'FAILED_PRECONDITION'. */
 export type GrpcStatusName = Extract<keyof typeof status, string>;
@@ -95,7 +96,8 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
     const code = codeOf(options.statusCodes?.[a2a.type] ?? a2a.grpcStatus);
     const metadata = new Metadata();
     metadata.set('grpc-status-details-bin', Buffer.from(statusDetails(code, a2a)));
-    return Object.assign(new Error(a2a.message), { code, details: a2a.message, metadata });
+    const details = clip(a2a.message, MAX_MESSAGE_BYTES); // trailers have a size limit
+    return Object.assign(new Error(details), { code, details, metadata });
   }
 
   /** The checks every call passes, in the HTTP bindings' order: version, caller, request, then the env to run in. */
