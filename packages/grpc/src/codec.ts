@@ -13,7 +13,11 @@ export function decodeRequest(schema: DescMessage, bytes: Uint8Array): DecodedRe
   let message: ReturnType<typeof fromBinary>;
   try {
     message = fromBinary(schema, bytes);
-  } catch {
+  } catch (error) {
+    // The decoder refuses messages nested past its recursion limit (100): a deep Struct, not broken bytes.
+    if (error instanceof Error && error.message.includes('recursion depth')) {
+      return { error: new A2AError('InvalidParams', `Invalid params: ${schema.typeName} is nested too deep`) };
+    }
     return {
       error: new A2AError('ParseError', `Malformed ${schema.typeName}: the bytes are not a valid protobuf message`),
     };
