@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AService, SendMessageRequestSchema } from '../src/gen/lf/a2a/v1/a2a_pb.js';
 import { MAX_MESSAGE_BYTES } from '../src/status-details.js';
 import { a2aClient, type Harness, startHarness } from './harness.js';
-import { EMPTY_SETTINGS, grpcFrame, PREFACE, rawGrpcCall, rawSocket } from './raw-connections.js';
+import { EMPTY_SETTINGS, grpcFrame, PREFACE, type RawSocket, rawGrpcCall, rawSocket } from './raw-connections.js';
 import { statusOf } from './status.js';
 
 // Generated hostile input for the gRPC listener, replayable: A2A_ADVERSARIAL_RUNS (cases per category) and
@@ -174,7 +174,9 @@ describe('adversarial gRPC input (generated)', () => {
         fc.constantFrom('x', 'é', '😀'),
         async (method, n, char) => {
           const id = char.repeat(n); // n characters (code points, as the schemas count them)
-          const answer = await outcome(h.client.unary(method, (requests[method] as (id: string) => object)(id)));
+          const answer = await outcome(
+            h.client.unary(method, (requests[method] as (id: string) => Record<string, unknown>)(id)),
+          );
           if (n > MAX_ID_LENGTH) {
             // RESOURCE_EXHAUSTED: the longest are over maxMessageBytes, refused before they are read
             expect([code.INVALID_ARGUMENT, code.RESOURCE_EXHAUSTED]).toContain(answer.code);
@@ -255,7 +257,7 @@ describe('adversarial connections (generated)', () => {
     try {
       g.client.close(); // its channel would take a slot
       const [extra] = fc.sample(fc.integer({ min: 1, max: 8 }), { seed, numRuns: 1 });
-      const sockets = [];
+      const sockets: RawSocket[] = [];
       for (let i = 0; i < cap + (extra as number); i++)
         sockets.push(await rawSocket(g.address, PREFACE.subarray(0, i % 3)));
       let closed = 0;
