@@ -7,23 +7,30 @@ import { tooLarge } from './read-capped.js';
 const isEol = (byte: number | undefined) => byte === 10 || byte === 13;
 
 /**
- * The bytes of the event still open after `chunk`: those after its last blank line (two line ends in a row, CRLF
- * being one), or, with none, `open` plus the whole chunk. CR and LF never occur inside a UTF-8 sequence.
+ * The bytes of the event still open after `chunk`, `open` of them carried over (those after the last blank line: two
+ * line ends in a row, CRLF being one); `Infinity` when an event that ends in the chunk is over `max` with them. CR and
+ * LF never occur inside a UTF-8 sequence, so the bytes need no decoding.
  */
-export function openEventBytes(chunk: Uint8Array, open: number, before: number | undefined): number {
-  for (let i = chunk.length - 1; i >= 0; i--) {
+export function openEventBytes(chunk: Uint8Array, open: number, before: number | undefined, max: number): number {
+  let start = 0;
+  let prev = before;
+  for (let i = 0; i < chunk.length; i++) {
     const byte = chunk[i];
-    const prev = i > 0 ? chunk[i - 1] : before;
-    if (isEol(byte) && isEol(prev) && !(prev === 13 && byte === 10)) return chunk.length - 1 - i;
+    if (isEol(byte) && isEol(prev) && !(prev === 13 && byte === 10)) {
+      if (open + i - start > max) return Number.POSITIVE_INFINITY;
+      open = 0;
+      start = i + 1;
+    }
+    prev = byte;
   }
-  return open + chunk.length;
+  return open + chunk.length - start;
 }
 
 /**
  * The SSE messages of a response body, as they arrive. Leaving the loop early (break, return, throw) cancels the body,
  * which releases the connection; so does aborting the request's signal (fetch then errors the body). An event (or a
- * line that never ends) past `maxEventBytes` is an A2AError before it is buffered, so the parser holds at most that
- * plus one chunk; each read waits under the stream's deadline.
+ * line that never ends) past `maxEventBytes` is an A2AError before the parser gets it, so the parser never holds more;
+ * each read waits under the stream's deadline.
  */
 export async function* readSse(
   body: ReadableStream<Uint8Array>,
@@ -41,7 +48,7 @@ export async function* readSse(
     while (true) {
       const chunk = await deadline.wait(reader.read());
       if (!chunk.done) {
-        open = openEventBytes(chunk.value, open, last);
+        open = openEventBytes(chunk.value, open, last, maxEventBytes);
         last = chunk.value[chunk.value.length - 1] ?? last;
         if (open > maxEventBytes) throw tooLarge('an SSE event', maxEventBytes);
       }
