@@ -56,6 +56,15 @@ describe('size limits', () => {
     await expect.poll(() => server.hungUp).toBe(1);
   });
 
+  it('so does a whole event over the limit that arrives in one piece', async () => {
+    const server = await serve((_req, res) => res.writeHead(200, sse).end(`data: "${'e'.repeat(16 * 1024)}"\n\n`));
+    const client = clientFor(server.url, 'HTTP+JSON', { maxEventBytes: 8 * 1024 });
+    expect(await failure(invoke(client, 'SendStreamingMessage'))).toEqual([
+      'InvalidAgentResponse',
+      expect.stringMatching(/SSE event larger than 8192/),
+    ]);
+  });
+
   it('the default limit (1 MiB) holds an endless event too', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, sse).write('data: ');

@@ -54,8 +54,9 @@ export const ENDLESS_CAP = 32 * 1024 * 1024;
  * Writes `chunk` again and again, as fast as the client reads, until the client hangs up: a body that never ends,
  * whose writing stops with the connection (or, for a client that never hangs up, after {@link ENDLESS_CAP} bytes).
  */
-export function endless(res: ServerResponse, chunk: string): void {
-  let written = 0;
+export function endless(res: ServerResponse, chunk: string, first = ''): void {
+  res.write(first);
+  let written = first.length;
   const pump = () => {
     while (!res.destroyed && written < ENDLESS_CAP) {
       written += chunk.length;
