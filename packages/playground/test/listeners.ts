@@ -49,6 +49,8 @@ export async function closedPort(): Promise<number> {
 
 export interface HttpListener {
   url: string;
+  /** Requests received so far. */
+  requests: number;
   close(): Promise<void>;
 }
 
@@ -57,18 +59,27 @@ export async function startHttp(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   host = '127.0.0.1',
 ): Promise<HttpListener> {
-  const server = createHttpServer(handler);
+  const listener = { requests: 0 } as HttpListener;
+  const server = createHttpServer((req, res) => {
+    listener.requests++;
+    handler(req, res);
+  });
   server.listen(0, host);
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
-  return {
+  return Object.assign(listener, {
     url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
+  });
+}
+
+/** A remote that reads the request and never answers. */
+export function startSilent(): Promise<HttpListener> {
+  return startHttp((req) => void req.resume());
 }
 
 /** A remote that answers 200 at once, then trickles one byte every `everyMs` and never ends. */
@@ -108,7 +119,7 @@ export interface RawAnswer {
 export function rawRequest(
   base: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; signal?: AbortSignal } = {},
 ): Promise<RawAnswer> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
@@ -119,6 +130,7 @@ export function rawRequest(
         path: url.pathname + url.search,
         method: options.method ?? 'GET',
         headers: options.headers ?? {},
+        ...(options.signal ? { signal: options.signal } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
