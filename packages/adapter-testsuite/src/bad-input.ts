@@ -191,7 +191,7 @@ export function defineBadInputCases(harness: AdapterHarness): void {
         });
 
         it('answers an invalid Host header with 400 and an A2A error body', async () => {
-          for (const host of ['a b', '[::1', 'x:99999', 'a%zz']) {
+          for (const host of ['a b', '[::1', 'x:99999', 'a%zz', 'a/b', '@', '[]', ':']) {
             const c = await Connection.open(s.origin);
             try {
               const send = (method: string, path: string, body?: string) =>
@@ -203,10 +203,14 @@ export function defineBadInputCases(harness: AdapterHarness): void {
               expect(rpc.text).not.toMatch(LEAKS);
               if (rpc.body?.jsonrpc) expect(rpc.body.error.code).toBe(-32600);
               if (c.closed) continue;
-              await send('GET', '/tasks');
-              expect((await c.read()).status).toBe(400);
-              await send('GET', '/.well-known/agent-card.json');
-              expect((await c.read()).status).toBe(400);
+              for (const path of ['/tasks', '/tasks/no-such-task', '/.well-known/agent-card.json']) {
+                await send('GET', path);
+                const r = await c.read();
+                expect(r.status, `${host} ${path}: ${r.text}`).toBe(400);
+                expect(r.body?.error?.status, `${host} ${path}: not a google.rpc.Status: ${r.text}`).toBe(
+                  'INVALID_ARGUMENT',
+                );
+              }
             } finally {
               c.close();
             }

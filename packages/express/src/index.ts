@@ -1,6 +1,13 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 
-import { checkMountable, isBodyParserError, nodeWebRequest, requestUrl, writeNodeResponse } from '@a2a/core/node';
+import {
+  checkMountable,
+  isBodyParserError,
+  joinRequestUrl,
+  nodeWebRequest,
+  requestUrl,
+  writeNodeResponse,
+} from '@a2a/core/node';
 import type {
   ErrorRequestHandler,
   Request as ExpressRequest,
@@ -42,7 +49,7 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
       const url =
         options.trustProxy || !req.app?.get('trust proxy')
           ? requestUrl(req, options.trustProxy === true)
-          : `${req.protocol}://${publicHost(req)}${req.originalUrl}`;
+          : joinRequestUrl(req.protocol, publicHost(req), req.originalUrl);
       // The parser's raw bytes when a `verify` hook kept them, else its parsed value or its error (core answers
       // each the A2A way; the parsed value is read as is, never re-serialized).
       const source = { url, rawBody: (req as { rawBody?: unknown }).rawBody, parsedBody: req.body, bodyError };

@@ -8,6 +8,7 @@ import {
 import {
   checkMountable,
   drainRequest,
+  joinRequestUrl,
   nodeResponseBody,
   nodeWebRequest,
   responseFrames,
@@ -71,7 +72,7 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
   /** Answers the request, or `false` when the path is not the handler's. */
   const serve = async (request: FastifyRequest, reply: FastifyReply, extra: Omit<ToWebRequestOptions, 'url'> = {}) => {
     const raw = request.raw;
-    const url = `${request.protocol}://${request.host}${request.url}`; // honours Fastify's `trustProxy`
+    const url = joinRequestUrl(request.protocol, request.host, request.url); // honours Fastify's `trustProxy`
     const web = nodeWebRequest(raw, reply.raw, { url, ...extra });
     const context = (await options.context?.(request, reply)) ?? {};
     const path = request.url.split('?', 1)[0] ?? '/';

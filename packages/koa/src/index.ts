@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
   checkMountable,
+  joinRequestUrl,
   nodeResponseBody,
   nodeWebRequest,
   responseFrames,
@@ -61,7 +62,7 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
     };
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await notOurs());
     const request = nodeWebRequest(ctx.req, ctx.res, {
-      url: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
+      url: joinRequestUrl(ctx.protocol, ctx.host, ctx.originalUrl),
       // the exact bytes a body parser kept
       rawBody: bodyError === undefined ? (ctx.request as BodyParsed).rawBody : undefined,
       parsedBody: (ctx.request as BodyParsed).body,

@@ -10,6 +10,7 @@ export { nodeWebRequest } from './buffered-request.js';
 export { drainRequest } from './drain-request.js';
 export { isBodyParserError, isZlibError } from './parser-error.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
+export { joinRequestUrl } from './request-target.js';
 export { nodeResponseBody } from './response-body.js';
 export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
 export { writeNodeResponse } from './write-node-response.js';

@@ -32,3 +32,15 @@ function parses(url: string): boolean {
     return false;
   }
 }
+
+/**
+ * `proto://host/path` from a request's parts, for the bridges and adapters that build the URL they pass as `url`. A
+ * Host that is no authority (`a/b`, `u@h`, `x?y`) would move into the URL's path, userinfo or query and be routed
+ * as such: escaped, it leaves the authority unparsable, and {@link requestTarget} refuses the request.
+ */
+export function joinRequestUrl(proto: string, host: string, path: string): string {
+  return `${proto}://${NOT_IN_HOST.test(host) ? host.replace(NOT_IN_HOST_ALL, encodeURIComponent) : host}${path}`;
+}
+
+const NOT_IN_HOST = /[/?#@\\]/;
+const NOT_IN_HOST_ALL = new RegExp(NOT_IN_HOST.source, 'g');

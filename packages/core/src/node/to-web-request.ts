@@ -3,7 +3,7 @@ import type { A2AError } from '../errors.js';
 import { prepareRequest } from '../http/prepared.js';
 import { bufferedWebRequest } from './buffered-request.js';
 import { headersFromRaw } from './headers-view.js';
-import { FORBIDDEN_METHODS, requestTarget } from './request-target.js';
+import { FORBIDDEN_METHODS, joinRequestUrl, requestTarget } from './request-target.js';
 
 export interface ToWebRequestOptions {
   /** Public absolute URL of the request; default: built from the Host header (and X-Forwarded-* with trustProxy). */
@@ -141,8 +141,8 @@ export function requestUrl(req: IncomingMessage, trustProxy: boolean): string {
   const host =
     (trustProxy && first(req.headers['x-forwarded-host'])) ||
     req.headers.host ||
-    req.headers[':authority'] ||
+    first(req.headers[':authority']) ||
     'localhost';
   // Connect-style mounts (Express, connect) strip the prefix from `req.url` and keep the full path in `originalUrl`.
-  return `${proto}://${host}${(req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'}`;
+  return joinRequestUrl(proto, host, (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
 }
