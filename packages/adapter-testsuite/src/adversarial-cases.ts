@@ -4,11 +4,11 @@ import type { RawRequest } from './raw-http.js';
 
 /**
  * One generated request. `path` is relative to the mount. `binding` says what answers it: the JSON-RPC endpoint, an
- * A2A REST route, or anything (a path the adapter may or may not own).
+ * A2A REST route, the agent card, or anything (a path the adapter may or may not own).
  */
 export interface AdversarialCase {
   request: RawRequest;
-  binding: 'jsonrpc' | 'rest' | 'any';
+  binding: 'jsonrpc' | 'rest' | 'card' | 'any';
   /** Certainly the client's mistake: must be refused (a JSON-RPC error or a 4xx). */
   invalid?: boolean;
   /** The exact refusal expected: a JSON-RPC error code (JSON-RPC) or an HTTP status (REST). */
@@ -699,15 +699,21 @@ export const hostCases = (): fc.Arbitrary<AdversarialCase> =>
   fc
     .record({
       host: fc.oneof(fc.constantFrom('a b', '[::1', 'x:99999', 'a%zz', '', ':', '@', 'a/b', '[]'), printable),
-      viaRest: fc.boolean(),
-      star: fc.boolean(),
+      route: fc.constantFrom('rpc', 'list', 'get', 'card', 'star'),
     })
-    .map(({ host, viaRest, star }): AdversarialCase => {
-      if (star) return { request: { method: 'OPTIONS', path: '*', headers: [] }, binding: 'any' };
-      return {
-        request: viaRest
-          ? { method: 'GET', path: '/tasks', headers: [['host', host]] }
-          : rpcCase(rpcBody('ListTasks', {}), [JSON_TYPE, ['host', host]]),
-        binding: viaRest ? 'rest' : 'jsonrpc',
-      };
+    .map(({ host, route }): AdversarialCase => {
+      const headers: [string, string][] = [['host', host]];
+      switch (route) {
+        case 'star':
+          return { request: { method: 'OPTIONS', path: '*', headers: [] }, binding: 'any' };
+        case 'list':
+          return { request: { method: 'GET', path: '/tasks', headers }, binding: 'rest' };
+        case 'get':
+          return { request: { method: 'GET', path: '/tasks/adv-no-such-task', headers }, binding: 'rest' };
+        case 'card':
+          // The card is ours at every Host: a refusal (400, google.rpc.Status) or the card, never the host's 404.
+          return { request: { method: 'GET', path: '/.well-known/agent-card.json', headers }, binding: 'card' };
+        default:
+          return { request: rpcCase(rpcBody('ListTasks', {}), [JSON_TYPE, ...headers]), binding: 'jsonrpc' };
+      }
     });

@@ -75,12 +75,6 @@ export const KNOWN_BRIDGE_CASES: readonly KnownCase[] = [
     why: "Fastify's router refuses a path whose catch-all parameter does not percent-decode (`%zz`) before any route, hook or error handler runs: only the server's own `frameworkErrors` option sees it (`@a2a/fastify` ships one, `a2aFrameworkErrors`, and is tested with it)",
   },
   {
-    category: 'invalid Host headers and request targets',
-    applies: (name) => name.includes('@hono/node-server'),
-    tolerates: (r) => r.status === 400 && r.body === '',
-    why: '@hono/node-server answers a request it cannot turn into a URL (`OPTIONS *`, Host `é`) with its own empty 400 before the app runs',
-  },
-  {
     category: 'bad encodings',
     applies: (_, c) => c.bodyParser,
     why: 'the parser in front decodes invalid UTF-8 to U+FFFD before the adapter sees the body (mount the adapter before it, or keep the raw bytes)',
@@ -302,6 +296,15 @@ function checkBody(c: AdversarialCase, r: RawResponse, what: string): boolean {
       return false;
     }
     if (c.expect?.status) expect(r.status, what).toBe(c.expect.status);
+    checkStatusBody(r, what);
+    return true;
+  }
+  if (c.binding === 'card') {
+    if (r.status === 200) {
+      expect(JSON.parse(r.body).name, `not a card: ${what}`).toBeTypeOf('string');
+      return false;
+    }
+    expect(r.status, `the card neither served nor refused the A2A way: ${what}`).toBe(400);
     checkStatusBody(r, what);
     return true;
   }

@@ -36,6 +36,7 @@ export { isJsonContentType, readBodyBytes, readBodyText, readCapped } from './ht
 export { checkMountable } from './http/check-mountable.js';
 export { requestedVersion } from './http/create-handler.js';
 export { parseParams, tenantScoped } from './http/json-rpc.js';
+export { preparedRefusal, prepareRequest } from './http/prepared.js';
 export { authorize } from './http/security.js';
 export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
 export { sha256Base64Url } from './push/push-signer.js';

@@ -1,5 +1,5 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { checkMountable } from '@a2a/core/internal';
+import { checkMountable, preparedRefusal, prepareRequest } from '@a2a/core/internal';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 
@@ -56,7 +56,11 @@ async function webRequest(c: Context, trustProxy: boolean): Promise<Request> {
     if (body) Object.assign(init, { body, duplex: 'half' });
   }
   // Fetch refuses TRACE & co.: the host's own request stands (core answers them 405).
-  return FORBIDDEN.has(method) ? raw : new Request(forwarded ?? raw.url, init);
+  if (FORBIDDEN.has(method)) return raw;
+  const request = new Request(forwarded ?? raw.url, init);
+  // An invalid Host refused by withA2ARequestErrors (./node-server.ts) stays refused.
+  const refusal = preparedRefusal(raw);
+  return refusal ? prepareRequest(request, { refusal }) : request;
 }
 
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);

@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { a2aHono } from '../src/index.js';
+import { withA2ARequestErrors } from '../src/node-server.js';
 
 const harness = {
   name: 'Hono 4 (@hono/node-server)',
@@ -30,7 +31,9 @@ const harness = {
     );
     app.get(`${o.mountPath}/host-route`, (c) => c.text('host'));
     const server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+      const s = serve(withA2ARequestErrors({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }), () =>
+        resolve(s as Server),
+      );
     });
     const { port } = server.address() as AddressInfo;
     return {

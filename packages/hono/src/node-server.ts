@@ -1,0 +1,56 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { A2AError } from '@a2a/core';
+import { toWebRequest } from '@a2a/core/node';
+import { getRequestListener, RequestError, type serve } from '@hono/node-server';
+
+/** The `serve()` options of `@hono/node-server` this module reads (HTTP/1.1 servers). */
+export type A2AServeOptions = Parameters<typeof serve>[0] & {
+  createServer?: typeof createServer;
+  /** Called with every other error of the request listener (the app's own), as `getRequestListener`'s option. */
+  errorHandler?: CustomErrorHandler;
+};
+type CustomErrorHandler = NonNullable<NonNullable<Parameters<typeof getRequestListener>[1]>['errorHandler']>;
+
+/**
+ * `serve(withA2ARequestErrors({ fetch: app.fetch, port }))`: `@hono/node-server` refuses a request whose Host header
+ * or target it cannot turn into a URL (`Host: [::1`, `OPTIONS *`) with an empty 400 before the app runs. With this,
+ * such a request reaches the app with a stand-in host and a refusal that `@a2a/hono` answers the A2A way on its routes
+ * (a JSON-RPC error or a google.rpc.Status 400, as every other adapter does); other routes run as usual.
+ */
+export function withA2ARequestErrors<O extends A2AServeOptions>(options: O): O {
+  const current = new AsyncLocalStorage<{ req: IncomingMessage; res: ServerResponse }>();
+  const { fetch } = options;
+  const errorHandler: CustomErrorHandler = async (error) => {
+    const store = current.getStore();
+    if (!store || !(error instanceof RequestError))
+      return options.errorHandler ? options.errorHandler(error) : undefined;
+    const { req, res } = store;
+    const path = req.url?.startsWith('/') ? req.url : '/';
+    const what = /host/i.test(error.message)
+      ? 'the Host header is not a valid host'
+      : 'the request target is not valid';
+    const request = toWebRequest(req, res, {
+      url: `http://invalid.invalid${path}`,
+      refusal: new A2AError('BadRequest', `Invalid request: ${what}`),
+    });
+    try {
+      return (await fetch(request, { incoming: req, outgoing: res })) as Response; // Hono's fetch answers a Response
+    } catch {
+      return new Response(null, { status: 400 }); // what the server answers without this
+    }
+  };
+  // serve() does not pass an error handler on: the same listener it builds, with one.
+  const { hostname, overrideGlobalObjects, autoCleanupIncoming } = options;
+  const listener = getRequestListener(fetch, {
+    errorHandler,
+    ...(hostname !== undefined && { hostname }),
+    ...(overrideGlobalObjects !== undefined && { overrideGlobalObjects }),
+    ...(autoCleanupIncoming !== undefined && { autoCleanupIncoming }),
+  });
+  const create = options.createServer ?? createServer;
+  // The listener runs inside the request's async context, so the error handler finds the request.
+  const createWithHandler = ((serverOptions: object) =>
+    create(serverOptions, (req, res) => current.run({ req, res }, () => listener(req, res)))) as typeof createServer;
+  return { ...options, createServer: createWithHandler };
+}
