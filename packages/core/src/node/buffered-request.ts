@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
 import { headersView } from './headers-view.js';
-import { bodyFromParserError, refusedUnread } from './parser-error.js';
-import { FORBIDDEN_METHODS, requestTarget } from './request-target.js';
+import { bodyFromParserError } from './parser-error.js';
+import { FORBIDDEN_METHODS, requestTarget, requestUrl } from './request-target.js';
 import { requestView } from './request-view.js';
-import { bodyConsumed, keptRawBody, requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
+import { bodyConsumed, keptRawBody, type ToWebRequestOptions } from './web-request-options.js';
 
 /** Bodies up to this size with a declared Content-Length are read whole (when needed); larger or chunked ones stream. */
 const BUFFER_LIMIT = 256 * 1024;
@@ -111,16 +111,6 @@ function leftByParser(options: ToWebRequestOptions): {
   if (typeof parsed === 'string' || parsed instanceof Uint8Array) return { body: bytesOf(parsed), bytes: parsed };
   if (parsed === undefined || parsed === null) return { body: EMPTY };
   return { parsed };
-}
-
-/**
- * What adapters call: the fast path when it applies (see {@link bufferedWebRequest}: no body, a small declared one,
- * or the raw bytes a framework kept), else {@link toWebRequest} (streamed or re-serialized body).
- */
-export function nodeWebRequest(req: IncomingMessage, res: ServerResponse, options: ToWebRequestOptions = {}): Request {
-  if (options.bodyError !== undefined && refusedUnread(req, options.bodyError))
-    options = { ...options, bodyError: undefined };
-  return bufferedWebRequest(req, res, options) ?? toWebRequest(req, res, options);
 }
 
 const encoder = new TextEncoder();

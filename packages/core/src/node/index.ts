@@ -1,18 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkMountable } from '../http/check-mountable.js';
 import type { A2ARequestContext, MountableHandler } from '../http/create-handler.js';
-import { nodeWebRequest } from './buffered-request.js';
+import { nodeWebRequest } from './node-web-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 
 export { checkMountable } from '../http/check-mountable.js';
 export { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
-export { nodeWebRequest } from './buffered-request.js';
 export { drainRequest } from './drain-request.js';
+export { nodeWebRequest } from './node-web-request.js';
 export { isBodyParserError, isZlibError } from './parser-error.js';
 export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHostResolver } from './push-transport.js';
-export { joinRequestUrl } from './request-target.js';
+export { joinRequestUrl, requestUrl } from './request-target.js';
 export { nodeResponseBody } from './response-body.js';
-export { requestUrl, type ToWebRequestOptions, toWebRequest } from './to-web-request.js';
+export { toWebRequest } from './to-web-request.js';
+export type { ToWebRequestOptions } from './web-request-options.js';
 export { writeNodeResponse } from './write-node-response.js';
 
 export interface NodeHandlerOptions {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { A2AError } from '../errors.js';
 import { parseRequestUrl } from '../http/request-url.js';
 
@@ -44,3 +45,21 @@ export function joinRequestUrl(proto: string, host: string, path: string): strin
 
 const NOT_IN_HOST = /[/?#@\\]/;
 const NOT_IN_HOST_ALL = new RegExp(NOT_IN_HOST.source, 'g');
+
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v?.split(',')[0]?.trim() || undefined;
+}
+
+/** Absolute URL of a Node request (from the Host header, or X-Forwarded-* with `trustProxy`). */
+export function requestUrl(req: IncomingMessage, trustProxy: boolean): string {
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const proto = (trustProxy && first(req.headers['x-forwarded-proto'])) || (encrypted ? 'https' : 'http');
+  const host =
+    (trustProxy && first(req.headers['x-forwarded-host'])) ||
+    req.headers.host ||
+    first(req.headers[':authority']) ||
+    'localhost';
+  // Connect-style mounts (Express, connect) strip the prefix from `req.url` and keep the full path in `originalUrl`.
+  return joinRequestUrl(proto, host, (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/');
+}
