@@ -16,9 +16,10 @@ import type {
   TaskPushNotificationConfigInput,
 } from '@a2a/core';
 import { checkCard, pickInterface, resolveAgentCard } from './card.js';
+import type { A2AClientOptions } from './client-options.js';
 import { invalidResponse } from './errors.js';
 import { JsonRpcWire } from './json-rpc-wire.js';
-import type { A2AClientOptions, CallOptions, ProtocolBinding, StreamOptions } from './options.js';
+import type { CallOptions, ProtocolBinding, StreamOptions } from './options.js';
 import { RestWire } from './rest-wire.js';
 import { RESULTS } from './shapes.js';
 import { A2AStream } from './stream.js';

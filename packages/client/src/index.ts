@@ -19,14 +19,13 @@ export type {
 export { A2AError, type A2AErrorType, isA2AError } from '@a2a/core';
 export { cardUrls, pickInterface, resolveAgentCard, WELL_KNOWN_CARD_PATH } from './card.js';
 export { A2AClient, type ListTaskPushNotificationConfigsResponse } from './client.js';
+export type { A2AClientOptions, ProtocolPlugin } from './client-options.js';
 export { PROTOCOL_VERSION } from './http.js';
 export type {
-  A2AClientOptions,
   CallOptions,
   HeadersOption,
   OperationName,
   ProtocolBinding,
-  ProtocolPlugin,
   ReconnectOptions,
   RequestInfo,
   SseFrame,

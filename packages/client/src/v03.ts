@@ -12,9 +12,10 @@ import {
   type V03TaskPushNotificationConfig,
 } from '@a2a/core/internal';
 import { checkCard } from './card.js';
+import type { ProtocolPlugin } from './client-options.js';
 import { invalidResponse } from './errors.js';
 import { type JsonRpcDialect, JsonRpcWire } from './json-rpc-wire.js';
-import type { OperationName, ProtocolPlugin } from './options.js';
+import type { OperationName } from './options.js';
 
 const METHODS: Record<OperationName, string | undefined> = {
   SendMessage: 'message/send',
