@@ -1,7 +1,7 @@
 import type { PushUrlGuard, PushUrlPolicy } from '@a2a/core';
+import { readCapped } from '@a2a/core/internal';
 import { createGuardedFetch } from '@a2a/core/node';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
-import { readWithin } from './read-within.js';
 import {
   BlockedAddressError,
   checkTargetUrl,
@@ -109,12 +109,12 @@ export class RemoteAgents {
         if (deadline.signal.aborted) throw slow(what, this.timeoutMs);
         throw error;
       });
-      const read = await readWithin(response.body, this.maxCardBytes, deadline.signal);
-      if (read === 'aborted') throw slow(what, this.timeoutMs);
-      if (read === 'failed') throw new RefusedTargetError(`The ${what} could not be read`, 502);
+      const read = await readCapped(response.body, this.maxCardBytes, deadline.signal).catch(() => {
+        if (deadline.signal.aborted) throw slow(what, this.timeoutMs);
+        throw new RefusedTargetError(`The ${what} could not be read`, 502);
+      });
       if (!response.ok) throw new RefusedTargetError(`The ${what} request was answered ${response.status}`, 502);
-      if (read === 'too-large')
-        throw new RefusedTargetError(`The ${what} is larger than ${this.maxCardBytes} bytes`, 502);
+      if (!read) throw new RefusedTargetError(`The ${what} is larger than ${this.maxCardBytes} bytes`, 502);
       let value: unknown;
       try {
         value = JSON.parse(new TextDecoder().decode(read));

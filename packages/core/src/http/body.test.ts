@@ -37,6 +37,32 @@ describe('readCapped (the one bounded body reader)', () => {
   });
 });
 
+describe('readCapped with a signal', () => {
+  it('rejects with the reason as soon as the signal aborts, while a chunk is awaited, and cancels the stream', async () => {
+    let cancelled = false;
+    const never = new ReadableStream<Uint8Array>({
+      start: (c) => c.enqueue(bytes(2)),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const controller = new AbortController();
+    const read = readCapped(never, 100, controller.signal);
+    controller.abort(new Error('gave up'));
+    await expect(read).rejects.toThrow('gave up');
+    await Promise.resolve();
+    expect(cancelled).toBe(true);
+  });
+
+  it('reads to the end and past the limit as without one; a failing stream rejects with its error', async () => {
+    const signal = new AbortController().signal;
+    expect(Array.from((await readCapped(chunked([bytes(3, 1)]).stream, 7, signal)) ?? [])).toEqual([1, 1, 1]);
+    expect(await readCapped(chunked([bytes(4), bytes(4)]).stream, 7, signal)).toBeUndefined();
+    const broken = new ReadableStream<Uint8Array>({ pull: (c) => c.error(new Error('reset')) });
+    await expect(readCapped(broken, 7, signal)).rejects.toThrow('reset');
+  });
+});
+
 describe('readBodyBytes', () => {
   const post = (body: ReadableStream<Uint8Array>) =>
     new Request('http://h/', { method: 'POST', body, duplex: 'half' } as RequestInit);

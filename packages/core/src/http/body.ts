@@ -46,27 +46,47 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
 
 /**
  * Reads a stream (a request's or a fetched response's body) up to `maxBytes`; `undefined` when it is longer: the
- * rest is not read and the stream is cancelled. No stream is an empty body.
+ * rest is not read and the stream is cancelled. No stream is an empty body. With a `signal`, its abort ends the read
+ * at once (rejecting with its reason), even while a chunk is awaited: a remote that trickles bytes holds nothing once
+ * the caller gives up. A stream that fails rejects with its error; either way the rest is cancelled.
  */
 export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<Uint8Array | undefined> {
   if (!body) return new Uint8Array();
   const reader = body.getReader();
+  const abort = signal && abortOf(signal);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      void reader.cancel().catch(() => {});
-      return undefined;
+  let complete = false;
+  try {
+    for (;;) {
+      const { done, value } = await (abort ? Promise.race([reader.read(), abort.promise]) : reader.read());
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) return undefined;
+      chunks.push(value);
     }
-    chunks.push(value);
+    complete = true;
+  } finally {
+    abort?.detach();
+    if (!complete) void reader.cancel().catch(() => {});
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
+}
+
+/** A promise that rejects with the signal's reason when it aborts, and the way to stop listening. */
+function abortOf(signal: AbortSignal): { promise: Promise<never>; detach(): void } {
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+  });
+  promise.catch(() => {}); // raced, not awaited: an abort after the read finished is nobody's error
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { promise, detach: () => signal.removeEventListener('abort', onAbort) };
 }
 
 /** A request body read as JSON: the text (maybe empty), or the value a framework's parser already made of it. */
