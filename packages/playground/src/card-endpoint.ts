@@ -1,7 +1,7 @@
+import { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from '@a2a/core/internal';
 import type { AgentScopes } from './agent-scope.js';
 import { type CardReport, checkSignature, signatureJku, validateCard } from './card-check.js';
 import { isA2AContentType, userHeaders } from './forward-headers.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { json, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
@@ -36,8 +36,9 @@ export async function cardEndpoint(
     return json(400, { error: 'The request body is not JSON' });
   }
   // Validating or serialising a deeper card would recurse past the stack: refused before either.
-  if (nestedDeeperThan(input, MAX_JSON_DEPTH + 1)) {
-    return json(422, { error: `The card is nested deeper than ${MAX_JSON_DEPTH} levels` });
+  // The card sits one level down, in `{ url, card }`.
+  if (tooDeepPath(input, DEFAULT_MAX_JSON_DEPTH + 1)) {
+    return json(422, { error: `The card is nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels` });
   }
   if (!isObject(input) || typeof input.url !== 'string')
     return json(400, { error: 'Give the card URL as { "url": ... }' });

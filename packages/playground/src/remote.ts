@@ -1,7 +1,6 @@
 import type { PushUrlGuard, PushUrlPolicy } from '@a2a/core';
-import { readCapped } from '@a2a/core/internal';
+import { DEFAULT_MAX_JSON_DEPTH, readCapped, tooDeepPath } from '@a2a/core/internal';
 import { createGuardedFetch } from '@a2a/core/node';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import {
   BlockedAddressError,
   checkTargetUrl,
@@ -98,7 +97,7 @@ export class RemoteAgents {
 
   /**
    * A card or JWKS: one GET whose whole exchange (headers and body) is bounded in time and bytes, read as JSON no
-   * deeper than {@link MAX_JSON_DEPTH}.
+   * deeper than core's request limit ({@link DEFAULT_MAX_JSON_DEPTH}).
    */
   async fetchJson(raw: string, headers: Headers, what: string, route: Route): Promise<unknown> {
     const deadline = new AbortController();
@@ -121,8 +120,8 @@ export class RemoteAgents {
       } catch {
         throw new RefusedTargetError(`The ${what} is not JSON`, 502);
       }
-      if (nestedDeeperThan(value)) {
-        throw new RefusedTargetError(`The ${what} is nested deeper than ${MAX_JSON_DEPTH} levels`, 502);
+      if (tooDeepPath(value, DEFAULT_MAX_JSON_DEPTH)) {
+        throw new RefusedTargetError(`The ${what} is nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`, 502);
       }
       return value;
     } finally {
