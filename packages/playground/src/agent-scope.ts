@@ -1,7 +1,6 @@
+import { BoundedCache } from '@a2a/core/internal';
+import { isObject } from './json-object.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Where an agent's card says it can be called: the card URL itself, every `supportedInterfaces` URL (v1.0), and the
@@ -43,29 +42,26 @@ export function isUnder(target: URL, base: URL): boolean {
 // Percent-encoded dots, slashes and backslashes a server might decode into other path segments after our check.
 const ENCODED_SEPARATORS = /%(2e|2f|5c)/i;
 
-interface Scope {
-  urls: URL[];
-  expires: number;
-}
-
 /**
  * The agents the proxy may call, per card URL: learned from the card as the server itself fetched it (never from a
  * card the page sends), kept a short while in a small cache so a chat does not refetch the card on every call.
  */
 export class AgentScopes {
-  private readonly cache = new Map<string, Scope>();
+  private readonly cache: BoundedCache<string, URL[]>;
 
   constructor(
     private readonly remote: RemoteAgents,
-    private readonly ttlMs = 60_000,
-    private readonly maxEntries = 100,
-  ) {}
+    ttlMs = 60_000,
+    maxEntries = 100,
+  ) {
+    this.cache = new BoundedCache({ max: maxEntries, ttlMs });
+  }
 
   /** Records the card the server fetched from `cardUrl`. */
-  remember(cardUrl: URL, card: unknown): void {
-    this.cache.delete(cardUrl.href);
-    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(cardUrl.href, { urls: agentUrls(cardUrl, card), expires: Date.now() + this.ttlMs });
+  remember(cardUrl: URL, card: unknown): URL[] {
+    const urls = agentUrls(cardUrl, card);
+    this.cache.set(cardUrl.href, urls);
+    return urls;
   }
 
   /**
@@ -92,9 +88,8 @@ export class AgentScopes {
 
   private async urlsOf(cardUrl: URL, headers: Headers): Promise<URL[]> {
     const hit = this.cache.get(cardUrl.href);
-    if (hit && hit.expires > Date.now()) return hit.urls;
+    if (hit) return hit;
     const card = await this.remote.fetchJson(cardUrl.href, headers, 'agent card', { trusted: true });
-    this.remember(cardUrl, card);
-    return (this.cache.get(cardUrl.href) as Scope).urls;
+    return this.remember(cardUrl, card);
   }
 }

@@ -1,6 +1,7 @@
 import { verifyAgentCard } from '@a2a/core';
 import { fromV03AgentCard } from '@a2a/core/internal';
 import { AgentCardSchema } from '@a2a/core/schemas';
+import { isObject } from './json-object.js';
 
 export interface CardProblem {
   /** Dotted path of the field (`skills.0.id`), '' for the card itself. */
@@ -30,9 +31,6 @@ export interface CardReport {
   interfaces: CardInterface[];
   signature: SignatureStatus;
 }
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Validates a card with core's schemas: v1.0 as is, v0.3 (a top-level `url`) through core's translation first. */
 export function validateCard(card: unknown): Pick<CardReport, 'version' | 'errors' | 'interfaces'> {

@@ -2,13 +2,12 @@ import { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from '@a2a/core/internal';
 import type { AgentScopes } from './agent-scope.js';
 import { type CardReport, checkSignature, signatureJku, validateCard } from './card-check.js';
 import { isA2AContentType, userHeaders } from './forward-headers.js';
+import { isObject } from './json-object.js';
 import { json, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
 const MAX_REQUEST_BYTES = 1 << 20;
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const headerRecord = (v: unknown): Record<string, string> =>
   isObject(v)
     ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'))
