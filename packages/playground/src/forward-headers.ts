@@ -36,28 +36,26 @@ export function isA2AContentType(value: string | null): boolean {
 }
 
 /**
- * The headers a proxied call sends to the agent: the A2A ones, the content type, and the user's headers the page
- * listed in {@link USER_HEADERS}. Everything else the browser sent (cookies, a Basic login cached for the playground's
- * site, …) stays home. `undefined` for a list naming too many headers.
+ * The headers a proxied call sends to the agent (`all`): the A2A ones, the content type, and the user's headers the
+ * page listed in {@link USER_HEADERS} (`user`, also what a fetch of the agent's card carries). Everything else the
+ * browser sent (cookies, a Basic login cached for the playground's site, …) stays home. `undefined` for a list naming
+ * too many headers.
  */
-export function forwardedHeaders(request: Request, withBody: boolean): Headers | undefined {
-  const out = new Headers();
-  for (const name of A2A_HEADERS) copy(request, out, name);
-  if (withBody) copy(request, out, 'content-type');
-  const listed = userHeaderNames(request);
-  if (!listed) return undefined;
-  for (const name of listed) copy(request, out, name);
-  return out;
-}
-
-/** The names in {@link USER_HEADERS} that may be forwarded; `undefined` when over the limit. */
-export function userHeaderNames(request: Request): string[] | undefined {
+export function forwardedHeaders(request: Request, withBody: boolean): { all: Headers; user: Headers } | undefined {
   const names = (request.headers.get(USER_HEADERS) ?? '')
     .split(',')
     .map((n) => n.trim().toLowerCase())
     .filter((n) => n !== '');
   if (names.length > MAX_USER_HEADERS) return undefined;
-  return names.filter((n) => !NEVER.has(n) && !NEVER_PREFIXES.some((p) => n.startsWith(p)));
+  const all = new Headers();
+  const user = new Headers();
+  for (const name of A2A_HEADERS) copy(request, all, name);
+  if (withBody) copy(request, all, 'content-type');
+  for (const name of names.filter(forwardable)) {
+    copy(request, all, name);
+    copy(request, user, name);
+  }
+  return { all, user };
 }
 
 /** Only the user's listed headers, for a card fetch (`{ url, headers }` of `/api/card`). */
@@ -65,7 +63,7 @@ export function userHeaders(record: Record<string, string>): Headers {
   const out = new Headers();
   for (const [name, value] of Object.entries(record).slice(0, MAX_USER_HEADERS)) {
     const n = name.toLowerCase();
-    if (NEVER.has(n) || NEVER_PREFIXES.some((p) => n.startsWith(p)) || A2A_HEADERS.includes(n)) continue;
+    if (!forwardable(n) || A2A_HEADERS.includes(n)) continue;
     try {
       out.set(n, value);
     } catch {
@@ -74,6 +72,8 @@ export function userHeaders(record: Record<string, string>): Headers {
   }
   return out;
 }
+
+const forwardable = (name: string) => !NEVER.has(name) && !NEVER_PREFIXES.some((p) => name.startsWith(p));
 
 function copy(from: Request, to: Headers, name: string): void {
   const value = from.headers.get(name);

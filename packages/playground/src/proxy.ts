@@ -1,5 +1,5 @@
 import type { AgentScopes } from './agent-scope.js';
-import { forwardedHeaders, isA2AContentType, USER_HEADERS, userHeaderNames } from './forward-headers.js';
+import { forwardedHeaders, isA2AContentType, USER_HEADERS } from './forward-headers.js';
 import { json, readRequestBody } from './limits.js';
 import { RefusedTargetError, type RemoteAgents } from './remote.js';
 
@@ -33,19 +33,14 @@ export async function proxyRequest(
   if (withBody && !isA2AContentType(request.headers.get('content-type'))) {
     return json(415, { error: 'The proxy forwards application/json and application/a2a+json bodies only' });
   }
-  const headers = forwardedHeaders(request, withBody);
-  if (!headers) return json(400, { error: `Too many headers listed in ${USER_HEADERS}` });
+  const forwarded = forwardedHeaders(request, withBody);
+  if (!forwarded) return json(400, { error: `Too many headers listed in ${USER_HEADERS}` });
   const upstream = new AbortController();
   let response: Response;
   try {
     const targetUrl = remote.check(target);
     const cardUrl = remote.check(card);
-    const cardHeaders = new Headers();
-    for (const name of userHeaderNames(request) ?? []) {
-      const value = headers.get(name);
-      if (value !== null) cardHeaders.set(name, value);
-    }
-    const route = await scopes.route(targetUrl, cardUrl, cardHeaders);
+    const route = await scopes.route(targetUrl, cardUrl, forwarded.user);
     let body: Uint8Array | undefined;
     if (withBody) {
       body = await readRequestBody(request, maxBodyBytes);
@@ -53,7 +48,7 @@ export async function proxyRequest(
     } else void request.body?.cancel().catch(() => {});
     response = await remote.request(
       targetUrl.href,
-      { method, headers, ...(body ? { body: body as BodyInit } : {}) },
+      { method, headers: forwarded.all, ...(body ? { body: body as BodyInit } : {}) },
       route,
       upstream.signal,
     );
