@@ -17,8 +17,12 @@ export function cuttingFetch(after: number, cuts = 1): typeof fetch {
     let pending = '';
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
+    let dead = false;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
+        // The connection dies once the client has read what arrived before: erroring the stream while those bytes
+        // are still queued would drop them (the streams spec clears the queue), and the client would see no event.
+        if (dead) return controller.error(new TypeError('terminated'));
         const chunk = await reader.read();
         if (chunk.done) return controller.close();
         pending += decoder.decode(chunk.value, { stream: true });
@@ -32,8 +36,8 @@ export function cuttingFetch(after: number, cuts = 1): typeof fetch {
           if (seen === after) {
             // Half of the next frame arrives, then the connection dies.
             controller.enqueue(encoder.encode(`${out}data: {"statusUp`));
+            dead = true;
             await reader.cancel();
-            controller.error(new TypeError('terminated'));
             return;
           }
           end = pending.indexOf('\n\n');
