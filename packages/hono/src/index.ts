@@ -1,5 +1,12 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { checkMountable, preparedRefusal, prepareRequest } from '@a2a/core/internal';
+import {
+  bufferedWebRequest,
+  checkMountable,
+  isPrepared,
+  plainResponse,
+  preparedRefusal,
+  prepareRequest,
+} from '@a2a/core/internal';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 
@@ -20,7 +27,8 @@ export function a2aMiddleware<E extends Env = Env>(
 ): MiddlewareHandler<E> {
   checkMountable(a2a, 'a2aHono');
   return async (c, next) => {
-    const request = await webRequest(c, options.trustProxy === true);
+    const trustProxy = options.trustProxy === true;
+    const request = nodeServerRequest(c, trustProxy) ?? (await webRequest(c, trustProxy));
     // The mount prefix: as many segments of the path as the matched route has before its `*` (Hono's own `c.req.path`
     // is decoded, which would change an A2A path's meaning: `%3A` read as `:`).
     const path = new URL(request.url).pathname;
@@ -29,13 +37,44 @@ export function a2aMiddleware<E extends Env = Env>(
     const context = (await options.context?.(c)) ?? {};
     const response = await a2a.handle(request, { pathname: path.slice(prefix.length) || '/', context });
     if (!response) return next();
-    return response;
+    // Read through Node's request, core answers with the bridge's lazy responses: as plain ones for the host.
+    return isPrepared(request) ? plainResponse(response) : response;
   };
 }
 
 /** The A2A routes as a Hono sub-app: `app.route('/a2a', a2aHono(a2a))`, or `app.route('/', ...)` with a `basePath`. */
 export function a2aHono<E extends Env = Env>(a2a: MountableHandler, options: A2AHonoOptions<E> = {}): Hono<E> {
   return new Hono<E>().all('*', a2aMiddleware(a2a, options));
+}
+
+/** The Node request and response `@hono/node-server` passes as `c.env` (duck-typed: this entry loads no `node:`). */
+interface NodeBindings {
+  incoming: Parameters<typeof bufferedWebRequest>[0];
+  outgoing: Parameters<typeof bufferedWebRequest>[1];
+}
+
+function nodeBindings(env: unknown): NodeBindings | undefined {
+  const { incoming, outgoing } = (env ?? {}) as Partial<Record<keyof NodeBindings, Record<string, unknown>>>;
+  return Array.isArray(incoming?.rawHeaders) &&
+    typeof incoming.on === 'function' &&
+    typeof outgoing?.writeHead === 'function'
+    ? (env as NodeBindings)
+    : undefined;
+}
+
+/**
+ * On `@hono/node-server`, the request through core's Node bridge when no one has touched its body yet: no Web body
+ * stream, no second Request, headers read from Node's as they are (docs/performance.md, "Hono on Node"). `undefined`
+ * (the Web path) on other hosts, for a body a middleware read or began to read, and for bodies the bridge streams.
+ */
+function nodeServerRequest(c: Context, trustProxy: boolean): Request | undefined {
+  const raw = c.req.raw;
+  if (raw.bodyUsed) return undefined;
+  if (isPrepared(raw)) return raw; // withA2ARequestErrors built it (a refused Host): already the bridge's
+  const node = nodeBindings(c.env);
+  if (!node || node.incoming.readableFlowing !== null || node.incoming.readableDidRead) return undefined;
+  const url = (trustProxy && forwardedUrl(raw)) || raw.url;
+  return bufferedWebRequest(node.incoming, node.outgoing, { url });
 }
 
 /**

@@ -110,6 +110,11 @@ class LazyResponse extends Response {
     response.#headers ??= new Headers(response.#record);
     return response.#headers;
   }
+
+  /** What a plain copy is built with: the record while no `Headers` was made (a host may keep it as it is). */
+  static headersInit(response: LazyResponse): HeadersInit {
+    return response.#headers ?? (response.#record as Record<string, string>);
+  }
 }
 // `headers` is an accessor of Response: redefined to read (and make on first use) the lazy headers.
 Object.defineProperty(LazyResponse.prototype, 'headers', {
@@ -158,10 +163,12 @@ class TextResponse extends LazyResponse {
 
   /** The same response with a real body, made on first use. */
   full(): Response {
+    // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
+    // header record in one call, as the bridge does.
     this.#full ??= new Response(this.#text, {
       status: this.status,
       statusText: this.statusText,
-      headers: this.headers,
+      headers: LazyResponse.headersInit(this),
     });
     return this.#full;
   }
