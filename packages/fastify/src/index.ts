@@ -13,6 +13,7 @@ import {
   nodeWebRequest,
   responseFrames,
   responseHeaders,
+  responseText,
   type ToWebRequestOptions,
   writeNodeResponse,
 } from '@a2a/core/node';
@@ -79,7 +80,9 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
     const response = await a2a.handle(web, { pathname: path.slice(prefix.length), context });
     if (!response) return false;
     await drainRequest(raw); // answered before the body was read (413): keep the connection usable
-    if (responseFrames(response) || response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // The lazy responses' header record as it is: reading `response.headers` builds undici's Headers (~2 µs).
+    const headers = responseHeaders(response);
+    if (responseFrames(response) || String(headers['content-type']).startsWith('text/event-stream')) {
       // Events go straight to the socket (with backpressure), past onSend hooks that would buffer them (compression).
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders()))
@@ -88,10 +91,11 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
       // now rather than when the stream does.
       void writeNodeResponse(reply.raw, response);
     } else {
+      const text = response.status === 204 || response.status === 304 ? undefined : responseText(response);
       reply
         .code(response.status)
-        .headers(responseHeaders(response))
-        .send(await nodeResponseBody(response));
+        .headers(headers)
+        .send(text ?? (await nodeResponseBody(response)));
     }
     return true;
   };
