@@ -330,9 +330,9 @@ export class LegacyMethods {
     return undefined;
   }
 
-  /** Which wire a method name belongs to: v0.1 and v0.3 share tasks/get, tasks/cancel and tasks/resubscribe. */
-  static versionOf(method: string): LegacyVersion | undefined {
-    return LegacyMethods.find(method)?.version;
+  /** Every method name of the tables (legacy-routes.ts lists them for the handler, which checks names first). */
+  static names(): string[] {
+    return [...new Set([...Object.keys(V03), ...Object.keys(V01)])];
   }
 
   /** Runs a legacy method. `version` picks the table for names both wires have (`tasks/get` …). */

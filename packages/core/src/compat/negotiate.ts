@@ -1,12 +1,9 @@
 import { A2AError, fromZodError } from '../errors.js';
 import type { JsonRpcCall, JsonRpcSettings, JsonRpcVersionRouter } from '../http/json-rpc.js';
-import type { HeaderInit } from '../http/responses.js';
-import { jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
-import { streamResponse } from '../http/stream.js';
-import { merge } from '../merge.js';
-import type { StreamResponse } from '../schemas/task.js';
+import { onDemand } from '../on-demand.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
-import { LegacyMethods } from './legacy-methods.js';
+import type { LegacyJsonRpc } from './legacy-json-rpc.js';
+import { legacyVersionOf, SHARED_METHOD_NAMES } from './legacy-routes.js';
 import { isObject, type LegacyVersion } from './shape.js';
 
 /** Every `A2A-Version` (Major.Minor) one handler serves; 0.2 is read with the 0.3 wire (same JSON-RPC methods). */
@@ -40,15 +37,13 @@ export function checkServedVersion(
   }
 }
 
-const SHARED_NAMES = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
-
 /** Which wire a JSON-RPC call is read as; `MethodNotFound` naming the assumed version when name and version clash. */
 export function jsonRpcWire(
   method: string,
   requested: string | undefined,
   policy: VersionPolicy,
 ): '1.0' | LegacyVersion {
-  const legacyVersion = policy.legacy ? LegacyMethods.versionOf(method) : undefined;
+  const legacyVersion = policy.legacy ? legacyVersionOf(method) : undefined;
   const isV1 = Object.hasOwn(OPERATIONS, method);
   const assumed = requested ?? (policy.strictVersionHeader ? '0.3' : undefined);
   if (assumed === undefined) return legacyVersion ?? '1.0';
@@ -77,7 +72,7 @@ export function jsonRpcWire(
   }
   if (assumed === '0.1') return '0.1';
   // An explicit 0.3/0.2 header does not reach the v0.1-only methods; header-less v0.1 clients (pre-header) do.
-  if (legacyVersion === '0.1' && !SHARED_NAMES.has(method) && requested !== undefined) {
+  if (legacyVersion === '0.1' && !SHARED_METHOD_NAMES.has(method) && requested !== undefined) {
     throw new A2AError(
       'MethodNotFound',
       `Method not found: ${method} is an A2A 0.1 method; the request was read as A2A ${assumed} (${how})`,
@@ -86,7 +81,7 @@ export function jsonRpcWire(
       },
     );
   }
-  return SHARED_NAMES.has(method) || legacyVersion === '0.3' ? '0.3' : '0.1';
+  return SHARED_METHOD_NAMES.has(method) || legacyVersion === '0.3' ? '0.3' : '0.1';
 }
 
 /** Does a v1.0 request carry v0.3 `kind` discriminators (mixed shapes)? */
@@ -97,6 +92,10 @@ function hasKind(params: unknown): boolean {
   return 'kind' in message || (Array.isArray(message.parts) && message.parts.some((p) => isObject(p) && 'kind' in p));
 }
 
+// The legacy wires load at their first call, not at start-up (docs/performance.md, "Footprint"); a v1.0 call is told
+// apart by name alone and returns synchronously, with no promise made.
+const legacyJsonRpc = onDemand(() => import('./legacy-json-rpc.js'));
+
 /**
  * The JSON-RPC version router: `undefined` lets the v1.0 path serve the call; otherwise the response of the
  * legacy wire. Errors thrown here are answered by the JSON-RPC layer with the request id.
@@ -104,44 +103,33 @@ function hasKind(params: unknown): boolean {
 export function createJsonRpcVersionRouter(
   policy: VersionPolicy,
 ): (requested: string | undefined) => JsonRpcVersionRouter {
-  const legacy = new LegacyMethods();
+  let legacy: LegacyJsonRpc | undefined; // one per handler: it keeps the v0.1 clients' task id aliases
+  async function serveLegacy(
+    call: JsonRpcCall,
+    env: OperationEnv,
+    settings: JsonRpcSettings,
+    wire: LegacyVersion,
+    requested: string | undefined,
+  ): Promise<Response> {
+    if (!legacy) {
+      const { LegacyJsonRpc } = await legacyJsonRpc();
+      legacy ??= new LegacyJsonRpc();
+    }
+    return legacy.serve(call, env, settings, wire, requested);
+  }
   return (requested: string | undefined) =>
-    async (call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response | undefined> => {
-      let wire = jsonRpcWire(call.method, requested, policy);
-      if (wire === '1.0') {
-        if (hasKind(call.params)) {
-          const operation = (OPERATIONS as Record<string, Operation>)[call.method];
-          const parsed = operation?.params.safeParse(call.params);
-          if (parsed && !parsed.success) {
-            const error = fromZodError(parsed.error);
-            error.message = `${error.message} (request read as A2A 1.0, which has no \`kind\` discriminators; A2A 0.3 clients call message/send)`;
-            throw error;
-          }
+    (call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response> | undefined => {
+      const wire = jsonRpcWire(call.method, requested, policy);
+      if (wire !== '1.0') return serveLegacy(call, env, settings, wire, requested);
+      if (hasKind(call.params)) {
+        const operation = (OPERATIONS as Record<string, Operation>)[call.method];
+        const parsed = operation?.params.safeParse(call.params);
+        if (parsed && !parsed.success) {
+          const error = fromZodError(parsed.error);
+          error.message = `${error.message} (request read as A2A 1.0, which has no \`kind\` discriminators; A2A 0.3 clients call message/send)`;
+          throw error;
         }
-        return undefined;
       }
-      if (wire === '0.3' && requested === undefined && SHARED_NAMES.has(call.method) && isObject(call.params)) {
-        if (typeof call.params.id === 'string' && legacy.isV01Alias(call.params.id, env)) wire = '0.1';
-      }
-      const extensions = settings.headers['a2a-extensions'];
-      const headers: HeaderInit = extensions
-        ? { ...settings.headers, 'x-a2a-extensions': extensions }
-        : settings.headers;
-      const result = await legacy.run(call.method, call.params, env, wire);
-      const id = call.id;
-      if (result.kind === 'unary') {
-        return jsonResponse({ jsonrpc: '2.0', id, result: result.result }, 200, headers);
-      }
-      return streamResponse(
-        result.events,
-        merge(settings, {
-          // Legacy stream clients only read text/event-stream (v0.3 SDKs answered every stream as SSE).
-          earlyErrors: 'event-stream' as const,
-          headers,
-          frame: (event: StreamResponse) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
-          errorJson: (error: A2AError) => jsonRpcErrorBody(id, error),
-          earlyError: (error: A2AError) => jsonRpcErrorResponse(id, error, headers),
-        }),
-      );
+      return undefined;
     };
 }

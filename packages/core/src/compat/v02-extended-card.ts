@@ -4,6 +4,7 @@ import { type HeaderInit, jsonResponse } from '../http/responses.js';
 import { challenges } from '../http/security.js';
 import type { Dialect, DialectRoute } from './dialects/dialect.js';
 import { LegacyMethods } from './legacy-methods.js';
+import { V02_EXTENDED_CARD_PATH } from './legacy-routes.js';
 import { v03RestErrorBody } from './v03-rest.js';
 
 // v0.2's authenticated extended card (seed document 001 §7.10): a plain HTTP GET of
@@ -11,8 +12,6 @@ import { v03RestErrorBody } from './v03-rest.js';
 // HTTP error: 401 with `WWW-Authenticate` without credentials, 403 when the caller may not see it. Served where v0.2
 // SDK clients fetch it, `/agent/authenticatedExtendedCard` under the handler's mount, when the card declares an
 // extended card and the older wires are on.
-
-export const V02_EXTENDED_CARD_PATH = '/agent/authenticatedExtendedCard';
 
 const fail = (error: A2AError, headers: HeaderInit): Response =>
   textResponse(v03RestErrorBody(error), {

@@ -8,11 +8,11 @@ import {
   type DialectRoute,
   matchDialects,
 } from '../compat/dialects/dialect.js';
-import { makeDialects } from '../compat/dialects/make-dialects.js';
+import { V02_EXTENDED_CARD_PATH } from '../compat/legacy-routes.js';
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
-import { v02ExtendedCard } from '../compat/v02-extended-card.js';
-import { createV03RestServer, matchV03Rest, type V03RestStreamFrames } from '../compat/v03-rest.js';
+import type { createV03RestServer, matchV03Rest, V03RestStreamFrames } from '../compat/v03-rest.js';
 import { A2AError, isA2AError } from '../errors.js';
+import { onDemand } from '../on-demand.js';
 import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
 import type { A2AUser } from '../server/agent-executor.js';
 import { RequestCall } from '../server/call-context.js';
@@ -178,6 +178,13 @@ export interface A2ATransportOptions {
 const CARD_PATH = '/.well-known/agent-card.json';
 const READ_METHODS = new Set(['GET', 'HEAD']);
 const LEGACY_CARD_PATH = '/.well-known/agent.json';
+type V03RestServer = ReturnType<typeof createV03RestServer>;
+
+// The older wires' REST routes (v0.3 REST, v0.2's extended card) and the dialects are imported at their first request,
+// not at start-up (docs/performance.md, "Footprint"): whether a request needs them is told synchronously from its path,
+// so v1.0 requests never wait on them. One import per process, shared by every handler.
+const v03RestModule = onDemand(() => import('../compat/v03-rest.js'));
+const v02CardModule = onDemand(() => import('../compat/v02-extended-card.js'));
 
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
@@ -203,16 +210,43 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     strictVersionHeader: options.strictVersionHeader ?? false,
   };
   const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
-  const dialects = makeDialects(checkDialects(options.dialects));
-  const dialectRpc = chainJsonRpcRouters(dialects.map((d) => d.jsonRpc));
+  const dialectNames = checkDialects(options.dialects);
+  // Made once loaded (an import started here, awaited by requests until it is done); `close()` ends what they hold.
+  let dialects: Dialect[] = [];
+  let dialectRpc: ReturnType<typeof chainJsonRpcRouters>;
+  let closing = false;
+  let dialectsLoaded = dialectNames.length === 0;
+  const dialectsReady = dialectsLoaded
+    ? undefined
+    : import('../compat/dialects/make-dialects.js').then(({ makeDialects }) => {
+        dialects = makeDialects(dialectNames);
+        dialectRpc = chainJsonRpcRouters(dialects.map((d) => d.jsonRpc));
+        dialectsLoaded = true;
+        if (closing) for (const dialect of dialects) dialect.close?.();
+      });
   // With a base path, the well-known documents are also at the origin root, where clients look (RFC 8615).
   const rootPaths = new Set(basePath ? [cardPath, ...(policy.legacy ? [LEGACY_CARD_PATH] : []), jwksPath] : []);
   const mount: HandlerMount = { basePath, rootPaths: [...rootPaths] };
-  const serveV03Rest = createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' });
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
-  // v0.2's extended card over plain HTTP, with the other older wires when the card declares one.
-  const v02Card: Dialect | undefined =
-    policy.legacy && engine.capabilities.extendedAgentCard ? v02ExtendedCard() : undefined;
+  // v0.3 REST (made at its first request).
+  let v03RestWire: { match: typeof matchV03Rest; serve: V03RestServer } | undefined;
+  async function loadV03Rest() {
+    const { createV03RestServer, matchV03Rest } = await v03RestModule();
+    v03RestWire ??= {
+      match: matchV03Rest,
+      serve: createV03RestServer({ streamFrames: options.v03RestStreamFrames ?? 'proto' }),
+    };
+    return v03RestWire;
+  }
+  // v0.2's extended card over plain HTTP, with the other older wires when the card declares one (made at its first
+  // request).
+  const v02CardServed = policy.legacy && engine.capabilities.extendedAgentCard === true;
+  let v02Card: Dialect | undefined;
+  async function loadV02Card() {
+    const { v02ExtendedCard } = await v02CardModule();
+    v02Card ??= v02ExtendedCard();
+    return v02Card;
+  }
 
   const extraInterfaces: AgentInterface[] = [];
   const publishCard = cardPublisher({
@@ -290,15 +324,18 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       if (refused) return statusErrorResponse(refused);
       return cards.serve(request, baseUrl, 'superset');
     }
-    const v03Match = v03Rest ? matchV03Rest(method, restRelative) : undefined;
+    const v03Match = v03Rest ? (v03RestWire ?? (await loadV03Rest())).match(method, restRelative) : undefined;
     const restCandidate = onRest && !v03Match ? matchRest(method, restRelative) : undefined;
     // What v1.0 serves stays v1.0's (a tenant called `sessions` keeps `/sessions/message:send`); dialects and the v0.2
     // card take the rest of their paths, answering there instead of v1.0's 405 (`DELETE /tasks/{id}`).
     const v1Serves = restCandidate !== undefined && !('allowed' in restCandidate);
+    if (!dialectsLoaded) await dialectsReady;
     const dialectRoute: DialectRoute | undefined =
       isJsonRpc || v03Match || v1Serves || method === 'OPTIONS'
         ? undefined
-        : (v02Card?.match?.(method, path) ?? (onRest ? matchDialects(dialects, method, restRelative) : undefined));
+        : ((v02CardServed && path === V02_EXTENDED_CARD_PATH
+            ? (v02Card ?? (await loadV02Card())).match?.(method, path)
+            : undefined) ?? (onRest ? matchDialects(dialects, method, restRelative) : undefined));
     const restMatch = dialectRoute ? undefined : restCandidate;
     if (!isJsonRpc && !restMatch && !v03Match && !dialectRoute) return undefined;
     if (restMatch && 'allowed' in restMatch) {
@@ -380,7 +417,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         ? chainJsonRpcRouters([dialectRpc, versionRouter?.(version)])
         : versionRouter?.(version);
       const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
-      if (v03Match) return await serveV03Rest(request, url, v03Match, env, routeSettings);
+      if (v03Match)
+        return await (v03RestWire as { serve: V03RestServer }).serve(request, url, v03Match, env, routeSettings);
       if (dialectRoute) return await dialectRoute.serve(request, url, env, routeSettings);
       return isJsonRpc
         ? await serveJsonRpc(request, env, routeSettings)
@@ -423,6 +461,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     },
     mount,
     close: (closeOptions) => {
+      closing = true;
       for (const dialect of dialects) dialect.close?.();
       return engine.close(closeOptions);
     },

@@ -85,14 +85,15 @@ export function parseParams(operation: Operation, params: unknown): unknown {
 export type JsonRpcSettings = StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit };
 
 /**
- * The legacy-wire hook (compat/negotiate.ts makes it): `undefined` lets the v1.0 path serve the call, otherwise
- * the legacy wire's response. Declared here, where it is called, so compat depends on http and not back.
+ * The legacy-wire hook (compat/negotiate.ts makes it): `undefined` (or a promise of it) lets the v1.0 path serve the
+ * call, otherwise the legacy wire's response. The version router answers a v1.0 call with a plain `undefined`, so the
+ * v1.0 path awaits nothing here. Declared here, where it is called, so compat depends on http and not back.
  */
 export type JsonRpcVersionRouter = (
   call: JsonRpcCall,
   env: OperationEnv,
   settings: JsonRpcSettings,
-) => Promise<Response | undefined>;
+) => Promise<Response | undefined> | undefined;
 
 /** Serves one v1.0 JSON-RPC request. */
 export async function serveJsonRpc(
@@ -106,7 +107,8 @@ export async function serveJsonRpc(
     id = call.id;
     env.telemetry?.method(call.method);
     // Older wires (v0.3/v0.2/v0.1, compat/) and dialects answer here; `undefined` means the call is read as v1.0.
-    const routed = await settings.versions?.(call, env, settings);
+    const routing = settings.versions?.(call, env, settings);
+    const routed = routing && (await routing);
     if (routed) return routed;
     return await serveJsonRpcCall(call, env, settings);
   } catch (error) {

@@ -1,0 +1,50 @@
+import type { A2AError } from '../errors.js';
+import type { JsonRpcCall, JsonRpcSettings } from '../http/json-rpc.js';
+import type { HeaderInit } from '../http/responses.js';
+import { jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
+import { streamResponse } from '../http/stream.js';
+import { merge } from '../merge.js';
+import type { StreamResponse } from '../schemas/task.js';
+import type { OperationEnv } from '../server/operations.js';
+import { LegacyMethods } from './legacy-methods.js';
+import { SHARED_METHOD_NAMES } from './legacy-routes.js';
+import { isObject, type LegacyVersion } from './shape.js';
+
+/**
+ * Serves the JSON-RPC calls that negotiate.ts read as an older wire (v0.3/v0.2/v0.1). Imported by the version router
+ * at the first such call (docs/performance.md, "Footprint").
+ */
+export class LegacyJsonRpc {
+  private readonly legacy = new LegacyMethods();
+
+  async serve(
+    call: JsonRpcCall,
+    env: OperationEnv,
+    settings: JsonRpcSettings,
+    read: LegacyVersion,
+    requested: string | undefined,
+  ): Promise<Response> {
+    let wire = read;
+    if (wire === '0.3' && requested === undefined && SHARED_METHOD_NAMES.has(call.method) && isObject(call.params)) {
+      if (typeof call.params.id === 'string' && this.legacy.isV01Alias(call.params.id, env)) wire = '0.1';
+    }
+    const extensions = settings.headers['a2a-extensions'];
+    const headers: HeaderInit = extensions ? { ...settings.headers, 'x-a2a-extensions': extensions } : settings.headers;
+    const result = await this.legacy.run(call.method, call.params, env, wire);
+    const id = call.id;
+    if (result.kind === 'unary') {
+      return jsonResponse({ jsonrpc: '2.0', id, result: result.result }, 200, headers);
+    }
+    return streamResponse(
+      result.events,
+      merge(settings, {
+        // Legacy stream clients only read text/event-stream (v0.3 SDKs answered every stream as SSE).
+        earlyErrors: 'event-stream' as const,
+        headers,
+        frame: (event: StreamResponse) => JSON.stringify({ jsonrpc: '2.0', id, result: result.frame(event) }),
+        errorJson: (error: A2AError) => jsonRpcErrorBody(id, error),
+        earlyError: (error: A2AError) => jsonRpcErrorResponse(id, error, headers),
+      }),
+    );
+  }
+}
