@@ -3,13 +3,8 @@
 // framework adapters and sibling packages (wire translators, SSE framing, body readers, proto-JSON helpers):
 // `@a2a/core/internal`, outside semver.
 
-export {
-  type CardSigningKey,
-  type CardVerification,
-  type CardVerificationKeys,
-  signAgentCard,
-  verifyAgentCard,
-} from './card/card-signing.js';
+export type { CardSigningKey, CardVerification, CardVerificationKeys } from './card/card-signing.js';
+export { signAgentCard, verifyAgentCard } from './card/card-signing-on-demand.js';
 export type { CardSigningOptions, CardVariant } from './card/versioned-card-routes.js';
 export type { DialectName } from './compat/dialects/dialect.js';
 export { SERVED_VERSIONS, type VersionPolicy } from './compat/negotiate.js';

@@ -1,8 +1,9 @@
 import type { JWK } from 'jose';
-import { toSupersetAgentCard } from '../compat/v03-card.js';
+import { onDemand } from '../on-demand.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import { BoundedCache } from '../store/bounded-cache.js';
-import { type CardSigningKey, signAgentCard } from './card-signing.js';
+import type { CardSigningKey } from './card-signing.js';
+import { signAgentCard } from './card-signing-on-demand.js';
 import { type CardAnswers, cardAnswers, serveCard } from './serve-card.js';
 
 /** Which card a request gets: the v1.0 card, or the superset card that v0.3/v0.2 clients can parse too. */
@@ -20,6 +21,10 @@ export interface VersionedCardOptions {
   /** Absolute JWKS URL for a base URL (the `jku` of card signatures). */
   jwksUrl: (baseUrl: string) => string;
 }
+
+// The superset card's v0.3 half is built by compat/, loaded with the first superset card (docs/performance.md,
+// "Footprint").
+const v03Card = onDemand(() => import('../compat/v03-card.js'));
 
 const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
@@ -75,7 +80,7 @@ export class VersionedCardRoutes {
 
   private async make(baseUrl: string, variant: CardVariant): Promise<object> {
     const card = this.build(baseUrl);
-    const body = variant === 'v1' ? card : toSupersetAgentCard(card);
+    const body = variant === 'v1' ? card : (await v03Card()).toSupersetAgentCard(card);
     const signing = this.options.signing;
     if (!signing) return body;
     const jku = this.options.jwksUrl(baseUrl);
