@@ -27,12 +27,16 @@ export interface Report {
   memory: MemoryRow[];
 }
 
-/** Ratio targets of the issue (× the same framework's raw JSON endpoint). */
+/** Ratio targets of issue 30 (× the same framework's raw JSON endpoint). */
 export const TARGETS: Record<string, number> = {
-  send: 0.85,
-  stream: 0.6,
+  send: 0.75,
+  stream: 0.5,
   card: 1.3,
 };
+
+/** Server CPU (user + system, all threads) per answered request, in µs. */
+const cpuPerRequest = (s: Summary | undefined) =>
+  s?.serverCpuPct === undefined || !s.rps ? undefined : (s.serverCpuPct * 1e4) / s.rps;
 
 const n0 = (x: number | undefined) =>
   x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US');
@@ -47,10 +51,11 @@ export function renderReport(report: Report): string {
     '',
     "× raw = req/s ÷ req/s of the same framework's plain JSON POST endpoint in the same process, measured in",
     "alternating slices (the comparable figure); × SDK = req/s ÷ the official SDK's req/s for the same scenario",
-    '(separate runs, noisier). p50/p99 in ms at the fixed concurrency.',
+    "(separate runs, noisier). p50/p99 in ms at the fixed concurrency. CPU = the server process's CPU time per",
+    'answered request (µs; ours / raw), and × raw by CPU = raw µs ÷ ours: steadier than req/s on a shared machine.',
     '',
-    '| adapter | scenario | req/s | p50 | p99 | raw req/s | × raw | × SDK | target |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    '| adapter | scenario | req/s | p50 | p99 | raw req/s | × raw | CPU µs (raw) | × raw by CPU | × SDK | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   const sdk = new Map(
     report.load.filter((r) => r.adapter === 'sdk' && r.result).map((r) => [r.scenario, r.result as Summary]),
@@ -58,7 +63,7 @@ export function renderReport(report: Report): string {
   for (const row of report.load) {
     if (!row.result) {
       lines.push(
-        `| ${row.adapter} | ${row.scenario ?? '?'} | ${row.skipped ? 'n/a' : 'failed'} | | | | | | ${(row.skipped ?? row.error ?? '').slice(0, 80).replaceAll('|', '/')} |`,
+        `| ${row.adapter} | ${row.scenario ?? '?'} | ${row.skipped ? 'n/a' : 'failed'} | | | | | | | | ${(row.skipped ?? row.error ?? '').slice(0, 80).replaceAll('|', '/')} |`,
       );
       continue;
     }
@@ -70,8 +75,11 @@ export function renderReport(report: Report): string {
     const verdict =
       goal === undefined || row.adapter === 'sdk' ? '' : `≥ ${goal} ${(row.xRaw ?? 0) >= goal ? '✅' : '❌'}`;
     const failed = r.failed ? ` (${r.failed} failed)` : '';
+    const cpu = cpuPerRequest(r);
+    const rawCpu = cpuPerRequest(row.raw);
+    const xCpu = cpu && rawCpu ? n2(rawCpu / cpu) : '–';
     lines.push(
-      `| ${row.adapter} | ${row.scenario} | ${rate}${failed} | ${n2(r.p50)} | ${n2(r.p99)} | ${n0(row.raw?.rps)} | ${n2(row.xRaw)} | ${xSdk} | ${verdict} |`,
+      `| ${row.adapter} | ${row.scenario} | ${rate}${failed} | ${n2(r.p50)} | ${n2(r.p99)} | ${n0(row.raw?.rps)} | ${n2(row.xRaw)} | ${n0(cpu)} (${n0(rawCpu)}) | ${xCpu} | ${xSdk} | ${verdict} |`,
     );
   }
   if (report.memory.length) {

@@ -2,7 +2,7 @@
 // there are 2+ CPUs) measured by a driver process (CPU 1); then the memory scenarios. Writes
 // bench/results/<date>-<machine>.md at the repo root and prints it. Durations: see `options` below (flags or BENCH_*).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { numberArg, parseArgs } from './args.js';
@@ -14,7 +14,7 @@ const list = (name: string, fallback: string) =>
     .split(',')
     .filter(Boolean);
 const options = {
-  adapters: list('adapters', 'express,koa,hapi,fastify,hono,nestjs,sdk'),
+  adapters: list('adapters', 'node,express,koa,hapi,fastify,hono,hono-bun,hono-deno,nestjs,sdk'),
   scenarios: list('scenarios', 'card,send,stream,compat,grpc-send'),
   memoryAdapters: list('memory-adapters', 'express'),
   duration: numberArg(args, 'duration', 3),
@@ -51,19 +51,46 @@ function node(cpu: number, script: string, scriptArgs: string[], expose = false)
       });
 }
 
+/**
+ * Hono on the Fetch-native runtimes (servers/hono-fetch.ts), with the binaries the tests use (`A2A_TEST_BUN`,
+ * `A2A_TEST_DENO`; default: the ones `.ci/run` fetches into `.ci/.cache`).
+ */
+const FETCH_HOSTS: Record<string, { bin: string; args: string[] }> = {
+  'hono-bun': { bin: process.env.A2A_TEST_BUN ?? `${root}.ci/.cache/bun/bun`, args: ['run'] },
+  'hono-deno': {
+    bin: process.env.A2A_TEST_DENO ?? `${root}.ci/.cache/deno/deno`,
+    args: ['run', '--allow-net', '--allow-env', '--allow-read', '--node-modules-dir=manual'],
+  },
+};
+
+/** Why an adapter's rows cannot be measured here (a runtime binary missing), or `undefined`. */
+function unavailable(adapter: string): string | undefined {
+  const host = FETCH_HOSTS[adapter];
+  if (host && !existsSync(host.bin))
+    return `no ${adapter.slice(5)} binary at ${host.bin} (A2A_TEST_${adapter.slice(5).toUpperCase()})`;
+  return undefined;
+}
+
+function spawnServer(adapter: string, extra: string[]): ChildProcess {
+  const host = FETCH_HOSTS[adapter];
+  if (host) {
+    const command = [host.bin, ...host.args, `${dist}servers/hono-fetch.js`, '--port', String(options.port)];
+    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    return pinned
+      ? spawn('taskset', ['-c', '0', ...command], { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn(command[0] as string, command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  }
+  // `express+otel`: the same adapter with the OpenTelemetry SDK registered (no-op exporters), for its overhead.
+  const [name, otel] = adapter.split('+');
+  const flags = otel === 'otel' ? ['--otel', 'noop'] : [];
+  return node(0, 'main.js', ['--adapter', name ?? adapter, '--port', String(options.port), ...flags, ...extra], true);
+}
+
 async function startServer(
   adapter: string,
   extra: string[] = [],
 ): Promise<{ child: ChildProcess; pid: number; grpc?: string | undefined }> {
-  // `express+otel`: the same adapter with the OpenTelemetry SDK registered (no-op exporters), for its overhead.
-  const [name, otel] = adapter.split('+');
-  const flags = otel === 'otel' ? ['--otel', 'noop'] : [];
-  const child = node(
-    0,
-    'main.js',
-    ['--adapter', name ?? adapter, '--port', String(options.port), ...flags, ...extra],
-    true,
-  );
+  const child = spawnServer(adapter, extra);
   let grpc: string | undefined;
   await new Promise<void>((resolve, reject) => {
     let out = '';
@@ -133,6 +160,11 @@ const timing = [
 for (const adapter of options.adapters) {
   for (const scenario of options.scenarios) {
     process.stderr.write(`[bench] ${adapter} ${scenario}\n`);
+    const skipped = unavailable(adapter);
+    if (skipped) {
+      report.load.push({ adapter, scenario, skipped });
+      continue;
+    }
     report.load.push({
       adapter,
       ...(await withServer(adapter, scenario === 'grpc-send' ? ['--grpc-port', String(options.port + 1)] : [], [
