@@ -81,54 +81,188 @@ export interface LazyInit {
   headers: Record<string, string>;
 }
 
+// Start-up: naming the global `Response` makes Node 20 load undici (~20 ms CPU), which an Express or Koa app may
+// never need before its first request; so the lazy response classes are defined when the first lazy response is made.
+// See docs/performance.md, "Footprint".
+let classes: ReturnType<typeof defineLazyResponses> | undefined;
+
 /**
- * The base of the lazy responses: the native Response gets only the status; the headers stay a record until someone
- * reads `headers` (undici's `Headers` costs ~2 µs to fill and iterate, more than the rest of a small response), and a
- * bridge takes the record through {@link responseHeaders}. See docs/performance.md, "Hot-path tricks".
+ * The native Response, even when a host has put a subclass of it in its place by now (`@hono/node-server` does at
+ * `serve()`): the root of the global's class chain, which is what extending `Response` at start-up got.
  */
-class LazyResponse extends Response {
-  #record: Record<string, string> | undefined;
-  #headers: Headers | undefined;
-
-  constructor(init: LazyInit) {
-    super(null, { status: init.status });
-    for (const name in init.headers) {
-      if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(init.headers[name] as string)) {
-        this.#headers = new Headers(init.headers);
-        return;
-      }
-    }
-    this.#record = init.headers;
-  }
-
-  /** The record while no one has asked for the `Headers` (which may since have been changed). */
-  static recordOf(response: Response): Record<string, string> | undefined {
-    return #record in response && !response.#headers ? response.#record : undefined;
-  }
-
-  static headersOf(response: LazyResponse): Headers {
-    response.#headers ??= new Headers(response.#record);
-    return response.#headers;
-  }
-
-  /** What a plain copy is built with: the record while no `Headers` was made (a host may keep it as it is). */
-  static headersInit(response: LazyResponse): HeadersInit {
-    return response.#headers ?? (response.#record as Record<string, string>);
-  }
+function nativeResponse(): typeof Response {
+  let native: object = Response;
+  while (Object.getPrototypeOf(native) !== Function.prototype) native = Object.getPrototypeOf(native);
+  return native as typeof Response;
 }
-// `headers` is an accessor of Response: redefined to read (and make on first use) the lazy headers.
-Object.defineProperty(LazyResponse.prototype, 'headers', {
-  get(this: LazyResponse) {
-    return LazyResponse.headersOf(this);
-  },
-});
+
+function defineLazyResponses(Base: typeof Response) {
+  /**
+   * The base of the lazy responses: the native Response gets only the status; the headers stay a record until someone
+   * reads `headers` (undici's `Headers` costs ~2 µs to fill and iterate, more than the rest of a small response), and a
+   * bridge takes the record through {@link responseHeaders}. See docs/performance.md, "Hot-path tricks".
+   */
+  class LazyResponse extends Base {
+    #record: Record<string, string> | undefined;
+    #headers: Headers | undefined;
+
+    constructor(init: LazyInit) {
+      super(null, { status: init.status });
+      for (const name in init.headers) {
+        if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(init.headers[name] as string)) {
+          this.#headers = new Headers(init.headers);
+          return;
+        }
+      }
+      this.#record = init.headers;
+    }
+
+    /** The record while no one has asked for the `Headers` (which may since have been changed). */
+    static recordOf(response: Response): Record<string, string> | undefined {
+      return #record in response && !response.#headers ? response.#record : undefined;
+    }
+
+    static headersOf(response: LazyResponse): Headers {
+      response.#headers ??= new Headers(response.#record);
+      return response.#headers;
+    }
+
+    /** What a plain copy is built with: the record while no `Headers` was made (a host may keep it as it is). */
+    static headersInit(response: LazyResponse): HeadersInit {
+      return response.#headers ?? (response.#record as Record<string, string>);
+    }
+  }
+  // `headers` is an accessor of Response: redefined to read (and make on first use) the lazy headers.
+  Object.defineProperty(LazyResponse.prototype, 'headers', {
+    get(this: LazyResponse) {
+      return LazyResponse.headersOf(this);
+    },
+  });
+
+  /**
+   * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
+   * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
+   * See docs/performance.md, "Hot-path tricks".
+   */
+  class TextResponse extends LazyResponse {
+    #text: string;
+    #full: Response | undefined;
+
+    constructor(text: string, init: LazyInit) {
+      super(init);
+      this.#text = text;
+    }
+
+    static textOf(response: Response): string | undefined {
+      return #text in response ? response.#text : undefined;
+    }
+
+    static plainOf(response: Response): Response | undefined {
+      return #text in response ? response.full() : undefined;
+    }
+
+    /** The same response with a real body, made on first use. */
+    full(): Response {
+      // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
+      // header record in one call, as the bridge does.
+      this.#full ??= new Response(this.#text, {
+        status: this.status,
+        statusText: this.statusText,
+        headers: LazyResponse.headersInit(this),
+      });
+      return this.#full;
+    }
+
+    override text(): Promise<string> {
+      return this.full().text();
+    }
+    override json(): Promise<unknown> {
+      return this.full().json();
+    }
+    override arrayBuffer(): Promise<ArrayBuffer> {
+      return this.full().arrayBuffer();
+    }
+    override blob(): Promise<Blob> {
+      return this.full().blob();
+    }
+    override formData(): Promise<FormData> {
+      return this.full().formData();
+    }
+    override clone(): Response {
+      return this.full().clone();
+    }
+  }
+  // `body` and `bodyUsed` are accessors of Response: redefine them on the subclass to read the lazy body.
+  Object.defineProperties(TextResponse.prototype, {
+    body: {
+      get(this: TextResponse) {
+        return this.full().body;
+      },
+    },
+    bodyUsed: {
+      get(this: TextResponse) {
+        return this.full().bodyUsed;
+      },
+    },
+  });
+
+  /**
+   * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
+   * {@link responseFrames} writes the frames (strings) itself instead (no Web stream, no re-encoding). Only one of
+   * the two may consume the frames. See docs/performance.md, "Hot-path tricks".
+   */
+  class EventStreamResponse extends LazyResponse {
+    #options: SseOptions;
+    #body: ReadableStream<Uint8Array> | undefined;
+
+    constructor(options: SseOptions, init: LazyInit) {
+      super(init);
+      this.#options = options;
+    }
+
+    static framesOf(response: Response): SseOptions | undefined {
+      return #options in response ? response.#options : undefined;
+    }
+
+    static plainOf(response: Response): Response | undefined {
+      return #options in response ? response.#full() : undefined;
+    }
+
+    stream(): ReadableStream<Uint8Array> {
+      this.#body ??= sseStream(this.#options);
+      return this.#body;
+    }
+
+    #full(): Response {
+      return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
+    }
+
+    override text(): Promise<string> {
+      return this.#full().text();
+    }
+    override arrayBuffer(): Promise<ArrayBuffer> {
+      return this.#full().arrayBuffer();
+    }
+    override blob(): Promise<Blob> {
+      return this.#full().blob();
+    }
+  }
+  Object.defineProperties(EventStreamResponse.prototype, {
+    body: {
+      get(this: EventStreamResponse) {
+        return this.stream();
+      },
+    },
+  });
+  return { LazyResponse, TextResponse, EventStreamResponse };
+}
 
 /**
  * The headers of a response as a record for a Node bridge (`setHeader`, Koa's `ctx.set`): the lazy responses' own
  * record when no one made their `Headers`, else read from `response.headers` (Set-Cookie values kept apart).
  */
 export function responseHeaders(response: Response): Record<string, string | string[]> {
-  const record = LazyResponse.recordOf(response);
+  const record = classes?.LazyResponse.recordOf(response);
   if (record) return record;
   const out: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -139,137 +273,24 @@ export function responseHeaders(response: Response): Record<string, string | str
   return out;
 }
 
-/**
- * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
- * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
- * See docs/performance.md, "Hot-path tricks".
- */
-class TextResponse extends LazyResponse {
-  #text: string;
-  #full: Response | undefined;
-
-  constructor(text: string, init: LazyInit) {
-    super(init);
-    this.#text = text;
-  }
-
-  static textOf(response: Response): string | undefined {
-    return #text in response ? response.#text : undefined;
-  }
-
-  static plainOf(response: Response): Response | undefined {
-    return #text in response ? response.full() : undefined;
-  }
-
-  /** The same response with a real body, made on first use. */
-  full(): Response {
-    // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
-    // header record in one call, as the bridge does.
-    this.#full ??= new Response(this.#text, {
-      status: this.status,
-      statusText: this.statusText,
-      headers: LazyResponse.headersInit(this),
-    });
-    return this.#full;
-  }
-
-  override text(): Promise<string> {
-    return this.full().text();
-  }
-  override json(): Promise<unknown> {
-    return this.full().json();
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.full().arrayBuffer();
-  }
-  override blob(): Promise<Blob> {
-    return this.full().blob();
-  }
-  override formData(): Promise<FormData> {
-    return this.full().formData();
-  }
-  override clone(): Response {
-    return this.full().clone();
-  }
-}
-// `body` and `bodyUsed` are accessors of Response: redefine them on the subclass to read the lazy body.
-Object.defineProperties(TextResponse.prototype, {
-  body: {
-    get(this: TextResponse) {
-      return this.full().body;
-    },
-  },
-  bodyUsed: {
-    get(this: TextResponse) {
-      return this.full().bodyUsed;
-    },
-  },
-});
-
 /** A Response with a string body whose text stays readable without consuming the body. */
 export function textResponse(text: string | null, init: LazyInit): Response {
   if (text === null) return new Response(null, init);
-  return new TextResponse(text, init);
+  classes ??= defineLazyResponses(nativeResponse());
+  return new classes.TextResponse(text, init);
 }
 
 /** The body text of a response built by {@link textResponse} (`undefined` for streams and foreign responses). */
-export const responseText = (response: Response): string | undefined => TextResponse.textOf(response);
-
-/**
- * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
- * {@link responseFrames} writes the frames (strings) itself instead (no Web stream, no re-encoding). Only one of
- * the two may consume the frames. See docs/performance.md, "Hot-path tricks".
- */
-class EventStreamResponse extends LazyResponse {
-  #options: SseOptions;
-  #body: ReadableStream<Uint8Array> | undefined;
-
-  constructor(options: SseOptions, init: LazyInit) {
-    super(init);
-    this.#options = options;
-  }
-
-  static framesOf(response: Response): SseOptions | undefined {
-    return #options in response ? response.#options : undefined;
-  }
-
-  static plainOf(response: Response): Response | undefined {
-    return #options in response ? response.#full() : undefined;
-  }
-
-  stream(): ReadableStream<Uint8Array> {
-    this.#body ??= sseStream(this.#options);
-    return this.#body;
-  }
-
-  #full(): Response {
-    return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
-  }
-
-  override text(): Promise<string> {
-    return this.#full().text();
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#full().arrayBuffer();
-  }
-  override blob(): Promise<Blob> {
-    return this.#full().blob();
-  }
-}
-Object.defineProperties(EventStreamResponse.prototype, {
-  body: {
-    get(this: EventStreamResponse) {
-      return this.stream();
-    },
-  },
-});
+export const responseText = (response: Response): string | undefined => classes?.TextResponse.textOf(response);
 
 export function eventStreamResponse(options: SseOptions, init: LazyInit): Response {
-  return new EventStreamResponse(options, init);
+  classes ??= defineLazyResponses(nativeResponse());
+  return new classes.EventStreamResponse(options, init);
 }
 
 /** The frames of an SSE response from {@link eventStreamResponse}, for a bridge that writes them itself. */
-export const responseFrames = (response: Response): SseOptions | undefined => EventStreamResponse.framesOf(response);
+export const responseFrames = (response: Response): SseOptions | undefined =>
+  classes?.EventStreamResponse.framesOf(response);
 
 /**
  * The same response as a plain `Response` whose body lives in the Response itself. The lazy classes above keep their
@@ -277,4 +298,4 @@ export const responseFrames = (response: Response): SseOptions | undefined => Ev
  * and other native hosts read a Response's internal state instead and would send an empty body.
  */
 export const plainResponse = (response: Response): Response =>
-  TextResponse.plainOf(response) ?? EventStreamResponse.plainOf(response) ?? response;
+  (classes && (classes.TextResponse.plainOf(response) ?? classes.EventStreamResponse.plainOf(response))) ?? response;
