@@ -3,6 +3,7 @@ import { OPERATIONS, type Operation, type OperationEnv, parseOperationParams, wi
 import { type JsonBody, jsonValue, readJsonBody } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
+import { withChallenge } from './security.js';
 import { type FrameOptions, type StreamSettings, streamResponse } from './stream.js';
 
 export interface JsonRpcCall {
@@ -114,7 +115,7 @@ export async function serveJsonRpc(
   } catch (error) {
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
-    return jsonRpcErrorResponse(id ?? errorId(error), a2a, settings.headers);
+    return jsonRpcErrorResponse(id ?? errorId(error), a2a, withChallenge(a2a, env, settings.headers));
   }
 }
 
@@ -140,7 +141,7 @@ export async function serveJsonRpcCall(
     env.telemetry?.fail(error);
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
-    return jsonRpcErrorResponse(id, a2a, settings.headers);
+    return jsonRpcErrorResponse(id, a2a, withChallenge(a2a, env, settings.headers));
   }
 }
 

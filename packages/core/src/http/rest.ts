@@ -5,6 +5,7 @@ import { isJsonContentType, jsonValue, readJsonBody } from './body.js';
 import { parseParams } from './json-rpc.js';
 import type { RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonResponse, restMediaType, statusErrorResponse } from './responses.js';
+import { withChallenge } from './security.js';
 import { type StreamSettings, streamResponse } from './stream.js';
 
 interface Route {
@@ -148,6 +149,6 @@ export async function serveRest(
     env.telemetry?.fail(error);
     const a2a = toA2AError(error);
     if (a2a.type === 'Internal') settings.onError(error);
-    return statusErrorResponse(a2a, settings.headers, mediaType);
+    return statusErrorResponse(a2a, withChallenge(a2a, env, settings.headers), mediaType);
   }
 }

@@ -1,6 +1,7 @@
 import { A2AError } from '../errors.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import type { A2AUser } from '../server/agent-executor.js';
+import type { HeaderInit } from './responses.js';
 
 /** True when the card declares security: then every A2A call needs an authenticated user. */
 export function requiresAuth(card: AgentCard): boolean {
@@ -34,4 +35,19 @@ export function authorize(card: AgentCard, user: A2AUser | undefined): void {
     Object.values(r.schemes).every((scopes) => scopes.list.every((s) => granted.has(s))),
   );
   if (!satisfied) throw new A2AError('PermissionDenied', 'Insufficient scope for this agent');
+}
+
+/**
+ * The headers of an error answer, with the challenges when it is a 401: RFC 9110 §15.5.2 requires `WWW-Authenticate`
+ * on every 401, including one an operation raises itself (the extended card asked for without a caller), which the
+ * handler's own check above never saw.
+ */
+export function withChallenge(
+  error: A2AError,
+  env: { handler: { agentCard: AgentCard } },
+  headers: HeaderInit,
+): HeaderInit {
+  return error.type === 'Unauthenticated'
+    ? { ...headers, 'www-authenticate': challenges(env.handler.agentCard) }
+    : headers;
 }
