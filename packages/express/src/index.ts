@@ -43,7 +43,10 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
   options: A2AExpressOptions<Req, Res> = {},
 ): [RequestHandler, ErrorRequestHandler] {
   checkMountable(a2a, 'a2aExpress');
+  const basePath = a2a.mount?.basePath;
   const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction, bodyError?: unknown) => {
+    // Express tells a middleware where it is mounted only when a request comes: refused then, naming the fix.
+    if (basePath && req.baseUrl) return next(basePathUnderPrefix(basePath, req.baseUrl));
     try {
       // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
       const url =
@@ -70,6 +73,14 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
     else next(error);
   };
   return [handler, parserErrors];
+}
+
+function basePathUnderPrefix(basePath: string, prefix: string): Error {
+  return new Error(
+    `a2aExpress: the handler has basePath '${basePath}', which places its routes: mount it at the app's root ` +
+      `(app.use(a2aExpress(handler)), not under '${prefix}'), or create the handler without basePath for a ` +
+      'prefix-only mount',
+  );
 }
 
 /** The Host as Express sees it: its `hostname` honours `trust proxy`; the port comes from the header it used. */

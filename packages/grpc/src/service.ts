@@ -83,6 +83,7 @@ type Unary = ServerUnaryCall<DecodedRequest, Uint8Array>;
  * so tasks, push configs and extended cards are shared between the bindings.
  */
 export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServiceOptions = {}): A2AGrpcService {
+  checkHttpHandler(http);
   const engine = http.requestHandler;
   const onError = options.onError ?? ((error: unknown) => console.error('[a2a grpc]', error));
   const declared = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
@@ -249,4 +250,22 @@ function drained(call: Stream, signal: AbortSignal): Promise<void> {
     call.once('drain', done);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** At setup, so a missing or wrong handler fails there with what to pass, not with a TypeError on the first call. */
+function checkHttpHandler(http: unknown): asserts http is A2AHttpHandler {
+  const candidate = http as Partial<A2AHttpHandler> | null | undefined;
+  if (candidate?.requestHandler && typeof candidate.publishCard === 'function') return;
+  const got =
+    http === undefined || http === null
+      ? String(http)
+      : typeof http !== 'object'
+        ? `a ${typeof http}`
+        : 'executor' in http || 'agentCard' in http
+          ? 'the options of createA2AHandler (pass createA2AHandler(options))'
+          : 'an object that is not such a handler';
+  throw new TypeError(
+    `createA2AGrpcServer needs the handler that createA2AHandler({ agentCard, executor }) returns (the same one your ` +
+      `HTTP adapter serves); got ${got}`,
+  );
 }

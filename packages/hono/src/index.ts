@@ -25,7 +25,8 @@ export function a2aMiddleware<E extends Env = Env>(
   a2a: MountableHandler,
   options: A2AHonoOptions<E> = {},
 ): MiddlewareHandler<E> {
-  checkMountable(a2a, 'a2aHono');
+  checkMountable(a2a, 'a2aMiddleware');
+  const basePath = a2a.mount?.basePath;
   return async (c, next) => {
     const trustProxy = options.trustProxy === true;
     const request = nodeServerRequest(c, trustProxy) ?? (await webRequest(c, trustProxy));
@@ -34,6 +35,8 @@ export function a2aMiddleware<E extends Env = Env>(
     const path = new URL(request.url).pathname;
     const depth = routePath(c).split('/').length - 2;
     const prefix = depth > 0 ? path.split('/', depth + 1).join('/') : '';
+    // Hono tells a middleware where it is mounted only when a request comes: refused then, naming the fix.
+    if (basePath && prefix) throw basePathUnderPrefix(basePath, prefix);
     const context = (await options.context?.(c)) ?? {};
     const response = await a2a.handle(request, { pathname: path.slice(prefix.length) || '/', context });
     if (!response) return next();
@@ -44,7 +47,16 @@ export function a2aMiddleware<E extends Env = Env>(
 
 /** The A2A routes as a Hono sub-app: `app.route('/a2a', a2aHono(a2a))`, or `app.route('/', ...)` with a `basePath`. */
 export function a2aHono<E extends Env = Env>(a2a: MountableHandler, options: A2AHonoOptions<E> = {}): Hono<E> {
+  checkMountable(a2a, 'a2aHono');
   return new Hono<E>().all('*', a2aMiddleware(a2a, options));
+}
+
+function basePathUnderPrefix(basePath: string, prefix: string): Error {
+  return new Error(
+    `a2aHono: the handler has basePath '${basePath}', which places its routes: mount it at the root ` +
+      `(app.route('/', a2aHono(handler)) or app.use(a2aMiddleware(handler))), not under '${prefix}', or create the ` +
+      'handler without basePath for a prefix-only mount',
+  );
 }
 
 /** The Node request and response `@hono/node-server` passes as `c.env` (duck-typed: this entry loads no `node:`). */

@@ -9,7 +9,7 @@ import { isPrepared } from '@a2a/core/internal';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { a2aMiddleware } from '../src/index.js';
+import { a2aHono, a2aMiddleware } from '../src/index.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -106,5 +106,25 @@ describe('@a2a/hono on @hono/node-server', () => {
     );
     expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(bridged).toEqual([false]);
+  });
+});
+
+describe('@a2a/hono setup mistakes', () => {
+  it('refuses a handler with a basePath mounted under a prefix, naming the fix', async () => {
+    const { a2a } = createFixture(undefined, { basePath: '/a2a' });
+    const app = new Hono();
+    app.route('/api', a2aHono(a2a));
+    app.onError((error, c) => c.text(error.message, 500));
+    const origin = await start(app);
+    for (const path of ['/api/a2a/message:send', '/api/message:send']) {
+      const answer = await fetch(`${origin}${path}`, { method: 'POST' });
+      expect(answer.status).toBe(500);
+      expect(await answer.text()).toMatch(/a2aHono: the handler has basePath '\/a2a'.*not under '\/api'/);
+    }
+  });
+
+  it('refuses a missing handler at setup', () => {
+    expect(() => a2aHono(undefined as never)).toThrow(/a2aHono needs the handler/);
+    expect(() => a2aMiddleware(undefined as never)).toThrow(/a2aMiddleware needs the handler/);
   });
 });

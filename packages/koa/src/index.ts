@@ -54,6 +54,13 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
 ): Middleware<StateT, ContextT> {
   checkMountable(a2a, 'a2aKoa');
   const prefix = options.prefix?.replace(/\/$/, '') ?? '';
+  const basePath = a2a.mount?.basePath;
+  if (basePath && prefix) {
+    throw new Error(
+      `a2aKoa: the handler has basePath '${basePath}', which places its routes: leave out the prefix option ` +
+        `('${prefix}'), or create the handler without basePath for a prefix-only mount`,
+    );
+  }
   return async (ctx, next): Promise<void> => {
     const bodyError = (ctx.request as BodyParsed)[BODY_ERROR];
     const notOurs = async () => {

@@ -1,4 +1,5 @@
 import { createA2AHandler, type MountableHandler } from '@a2a/core';
+import { checkMountable } from '@a2a/core/node';
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { A2A_HANDLER, A2A_OPTIONS, a2aController } from './a2a-controller.js';
@@ -49,6 +50,13 @@ export class A2AModule implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit() {
+    const basePath = this.handler.mount?.basePath;
+    if (basePath && this.mountPath) {
+      throw new Error(
+        `A2AModule: the handler has basePath '${basePath}', which places its routes: leave out path ` +
+          `('${this.mountPath}'), or create the handler without basePath for a prefix-only mount`,
+      );
+    }
     const adapter = this.host.httpAdapter;
     const app = adapter?.getInstance();
     if (adapter?.getType() === 'fastify') leaveA2ABodiesUnparsed(app);
@@ -69,7 +77,10 @@ Inject(A2A_MOUNT_PATH)(A2AModule, undefined, 3);
 Module({})(A2AModule);
 
 function handlerFrom(options: A2AModuleOptions): MountableHandler {
-  if ('handler' in options) return options.handler;
+  if ('handler' in options) {
+    checkMountable(options.handler, 'A2AModule: the option `handler`');
+    return options.handler;
+  }
   const { context: _nestContext, trustProxy: _trustProxy, ...handlerOptions } = options;
   const handler = createA2AHandler(handlerOptions);
   created.add(handler);

@@ -40,7 +40,8 @@ export async function startNest(
   Module({ controllers: [HostController] })(HostModule);
   class AppModule {}
   Module({ imports: [a2aModule, HostModule] })(AppModule);
-  const nestOptions = { bodyParser: o.bodyParser, logger: false as const };
+  // abortOnError: a setup error rejects (the tests check them) instead of ending the process.
+  const nestOptions = { bodyParser: o.bodyParser, logger: false as const, abortOnError: false };
   let app: INestApplication;
   if (platform === 'express') {
     app = await NestFactory.create(AppModule, new ExpressAdapter(), nestOptions);

@@ -121,3 +121,22 @@ describe('callerFromUser', () => {
     expect(callerFromUser(undefined)).toBeUndefined();
   });
 });
+
+describe('A2AModule setup errors', () => {
+  it('refuses a missing handler and a basePath under a module path when the application starts', async () => {
+    await expect(
+      startNest(
+        'express',
+        { mountPath: '', bodyParser: true, compression: false },
+        A2AModule.forRoot({ handler: undefined as never }),
+      ),
+    ).rejects.toThrow(/A2AModule: the option `handler` needs the handler that createA2AHandler.*got undefined/);
+    await expect(
+      startNest(
+        'express',
+        { mountPath: '', bodyParser: true, compression: false },
+        A2AModule.forRoot({ agentCard: card, executor, basePath: '/a2a', path: '/api' }),
+      ),
+    ).rejects.toThrow(/A2AModule: the handler has basePath '\/a2a'.*leave out path \('\/api'\)/);
+  });
+});

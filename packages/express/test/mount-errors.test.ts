@@ -1,0 +1,58 @@
+// Mistakes Express only shows when a request comes: answered with an error that names the fix (Express's error
+// handler), instead of serving at a doubled path or failing every route with a bare TypeError.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFixture } from '@a2a/adapter-testsuite';
+import express from 'express';
+import { afterEach, expect, it } from 'vitest';
+import { a2aExpress } from '../src/index.js';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+async function start(app: express.Express): Promise<string> {
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Express's own error handler, showing the message (as in development). */
+const showError: express.ErrorRequestHandler = (error: Error, _req, res, _next) => {
+  res.status(500).type('text').send(error.message);
+};
+
+it('refuses a handler with a basePath mounted under a prefix, naming the fix', async () => {
+  const { a2a } = createFixture(undefined, { basePath: '/a2a' });
+  const app = express();
+  app.use('/api', a2aExpress(a2a));
+  app.use(showError);
+  const origin = await start(app);
+  for (const path of ['/api/a2a/', '/api/.well-known/agent-card.json']) {
+    const answer = await fetch(`${origin}${path}`);
+    expect(answer.status).toBe(500);
+    expect(await answer.text()).toMatch(
+      /a2aExpress: the handler has basePath '\/a2a'.*app\.use\(a2aExpress\(handler\)\), not under '\/api'/,
+    );
+  }
+});
+
+it('serves the same handler mounted at the root', async () => {
+  const { a2a } = createFixture(undefined, { basePath: '/a2a' });
+  const app = express();
+  app.use(a2aExpress(a2a));
+  const origin = await start(app);
+  expect((await fetch(`${origin}/.well-known/agent-card.json`)).status).toBe(200);
+});
+
+it('names the fix when a2aExpress itself is given to app.use', async () => {
+  const app = express();
+  app.use(a2aExpress as never);
+  app.use(showError);
+  const origin = await start(app);
+  const answer = await fetch(`${origin}/anything`);
+  expect(answer.status).toBe(500);
+  expect(await answer.text()).toMatch(
+    /a2aExpress was given to the framework uncalled.*app\.use\(a2aExpress\(handler\)\)/,
+  );
+});
