@@ -6,6 +6,7 @@
  * docs/performance.md, "Hot-path tricks".
  */
 import type { A2AError } from '../errors.js';
+import { nativeClass } from '../native-class.js';
 import type { Disconnect } from '../server/call-context.js';
 import { type SseOptions, sseStream } from './sse.js';
 
@@ -82,19 +83,9 @@ export interface LazyInit {
 }
 
 // Start-up: naming the global `Response` makes Node 20 load undici (~20 ms CPU), which an Express or Koa app may
-// never need before its first request; so the lazy response classes are defined when the first lazy response is made.
-// See docs/performance.md, "Footprint".
+// never need before its first request; so the lazy response classes are defined when the first lazy response is made,
+// on the native Response (`nativeClass`). See docs/performance.md, "Footprint".
 let classes: ReturnType<typeof defineLazyResponses> | undefined;
-
-/**
- * The native Response, even when a host has put a subclass of it in its place by now (`@hono/node-server` does at
- * `serve()`): the root of the global's class chain, which is what extending `Response` at start-up got.
- */
-function nativeResponse(): typeof Response {
-  let native: object = Response;
-  while (Object.getPrototypeOf(native) !== Function.prototype) native = Object.getPrototypeOf(native);
-  return native as typeof Response;
-}
 
 function defineLazyResponses(Base: typeof Response) {
   /**
@@ -276,7 +267,7 @@ export function responseHeaders(response: Response): Record<string, string | str
 /** A Response with a string body whose text stays readable without consuming the body. */
 export function textResponse(text: string | null, init: LazyInit): Response {
   if (text === null) return new Response(null, init);
-  classes ??= defineLazyResponses(nativeResponse());
+  classes ??= defineLazyResponses(nativeClass(Response));
   return new classes.TextResponse(text, init);
 }
 
@@ -284,7 +275,7 @@ export function textResponse(text: string | null, init: LazyInit): Response {
 export const responseText = (response: Response): string | undefined => classes?.TextResponse.textOf(response);
 
 export function eventStreamResponse(options: SseOptions, init: LazyInit): Response {
-  classes ??= defineLazyResponses(nativeResponse());
+  classes ??= defineLazyResponses(nativeClass(Response));
   return new classes.EventStreamResponse(options, init);
 }
 

@@ -1,3 +1,4 @@
+import { nativeClass } from '../native-class.js';
 import { delegateToReal } from './delegate-to-real.js';
 
 /**
@@ -51,7 +52,9 @@ class NodeHeadersView {
   }
 }
 
-delegateToReal(NodeHeadersView, Headers, new Set(['constructor', 'get', 'has']));
+// Done with the first view, not at start-up: naming `Headers` makes Node 20 load undici (docs/performance.md,
+// "Footprint").
+let delegated = false;
 
 const isHttpWhitespace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
@@ -75,5 +78,10 @@ export function headersFromRaw(raw: readonly string[]): Headers {
 }
 
 /** A headers view over Node's `rawHeaders` (see {@link NodeHeadersView}), typed as the `Headers` it stands for. */
-export const headersView = (rawHeaders: readonly string[]): Headers =>
-  new NodeHeadersView(rawHeaders) as unknown as Headers;
+export function headersView(rawHeaders: readonly string[]): Headers {
+  if (!delegated) {
+    delegateToReal(NodeHeadersView, nativeClass(Headers), new Set(['constructor', 'get', 'has']));
+    delegated = true;
+  }
+  return new NodeHeadersView(rawHeaders) as unknown as Headers;
+}

@@ -1,3 +1,4 @@
+import { nativeClass } from '../native-class.js';
 import { delegateToReal } from './delegate-to-real.js';
 
 /**
@@ -56,13 +57,18 @@ class NodeRequestView {
   }
 }
 
-// Named members only: Request.prototype's symbols (its util.inspect hook) are not forwarded.
-delegateToReal(
-  NodeRequestView,
-  Request,
-  new Set(['constructor', 'method', 'url', 'headers', 'signal']),
-  Object.getOwnPropertyNames(Request.prototype),
-);
+// Done with the first view, not at start-up: naming `Request` makes Node 20 load undici (docs/performance.md,
+// "Footprint"). Named members only: Request.prototype's symbols (its util.inspect hook) are not forwarded.
+let delegated = false;
+function delegate(): void {
+  const native = nativeClass(Request);
+  const own = new Set(['constructor', 'method', 'url', 'headers', 'signal']);
+  delegateToReal(NodeRequestView, native, own, Object.getOwnPropertyNames(native.prototype));
+  delegated = true;
+}
 
 /** A request view (see {@link NodeRequestView}), typed as the `Request` it stands for. */
-export const requestView = (parts: RequestViewParts): Request => new NodeRequestView(parts) as unknown as Request;
+export function requestView(parts: RequestViewParts): Request {
+  if (!delegated) delegate();
+  return new NodeRequestView(parts) as unknown as Request;
+}
