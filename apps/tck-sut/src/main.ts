@@ -4,7 +4,8 @@ import { startTelemetryFromEnv } from '@a2a/demo-agent/telemetry';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
 import { ADAPTERS, type AdapterName, startSut } from './server.js';
 
-// PORT=<n> ADAPTER=<express|koa|hapi|fastify|hono|nestjs> [GRPC_PORT=<n>] pnpm --dir apps/tck-sut start   (or --port n --adapter name)
+// PORT=<n> ADAPTER=<express|koa|hapi|fastify|hono|nestjs> [GRPC_PORT=<n>] [ACTS=1] pnpm --dir apps/tck-sut start
+// (or --port n --adapter name ...); every option is in apps/tck-sut/README.md.
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);
@@ -29,6 +30,15 @@ const dialects = (flag('dialects') ?? process.env.A2A_DIALECTS ?? '')
   .split(',')
   .map((name) => name.trim())
   .filter(Boolean) as DialectName[];
+// ACTS (ACTS=1, or either of the a2a-itk runner's pass switches, which it sets to any non-empty value).
+const envSet = (name: string) => (process.env[name] ?? '') !== '' && process.env[name] !== '0';
+const actsAuth = flag('acts-auth') === '1' || envSet('ITK_ACTS_AUTH');
+const actsReduced = flag('acts-reduced-capabilities') === '1' || envSet('ITK_ACTS_REDUCED_CAPABILITIES');
+const acts =
+  (flag('acts') ?? process.env.ACTS) === '1' || actsAuth || actsReduced
+    ? { auth: actsAuth, reducedCapabilities: actsReduced }
+    : undefined;
+const longRunning = flag('acts-long-running-ms') ?? process.env.ACTS_LONG_RUNNING_MS;
 // Traces and metrics when OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER ask for them (e.g. `=console`).
 const stopTelemetry = await startTelemetryFromEnv('a2a-tck-sut');
 const storage = await createTaskStoreFromEnv();
@@ -43,10 +53,13 @@ const sut = await startSut({
   grpcPort,
   grpcV100Codes,
   dialects,
+  acts,
+  ...(longRunning ? { longRunningMs: Number(longRunning) } : {}),
   storage,
   shutdownTimeoutMs: Number(process.env.A2A_SHUTDOWN_TIMEOUT_MS ?? 25_000),
 });
-console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}) on ${sut.url}`);
+const mode = acts ? `, ACTS${acts.auth ? ' auth' : ''}${acts.reducedCapabilities ? ' reduced-capabilities' : ''}` : '';
+console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}${mode}) on ${sut.url}`);
 console.log(`  agent card: ${sut.url}/.well-known/agent-card.json   JSON-RPC: ${sut.url}/`);
 if (sut.grpcAddress) console.log(`  gRPC (lf.a2a.v1.A2AService): ${sut.grpcAddress}`);
 // SIGTERM: graceful (503 for new requests, streams end, running tasks get A2A_SHUTDOWN_TIMEOUT_MS), then exit.

@@ -15,6 +15,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
+import { actsCaller, actsCredential, actsSecurity, guardedExtendedCard } from './acts-auth.js';
 import { createTckExecutor, type TckAgentOptions, tckAgentCard, tckExtendedCard } from './tck-agent.js';
 
 export const ADAPTERS = ['express', 'koa', 'hapi', 'fastify', 'hono', 'nestjs'] as const;
@@ -56,6 +57,18 @@ export interface SutOptions extends TckAgentOptions {
   grpcV100Codes?: boolean;
   /** `close()` lets running tasks finish for this long (then fails them). Default 5 s. */
   shutdownTimeoutMs?: number;
+  /**
+   * ACTS mode (`ACTS=1`): the extended card is guarded by the ACTS runner's tokens, whatever `extendedCard` says (the
+   * v1.0 TCK expects it open, hence a switch). `auth` (ITK_ACTS_AUTH): the card declares a bearer scheme and every
+   * operation needs the token. `reducedCapabilities` (ITK_ACTS_REDUCED_CAPABILITIES): no streaming, push or
+   * extended card.
+   */
+  acts?: ActsOptions | undefined;
+}
+
+export interface ActsOptions {
+  auth?: boolean;
+  reducedCapabilities?: boolean;
 }
 
 export interface RunningSut {
@@ -68,8 +81,9 @@ export interface RunningSut {
 /**
  * The A2A handler the kits test. Choices made here (not protocol patches): every caller is the authenticated user
  * `tck` (the kit has no credentials, and the extended card needs a caller; with `extendedCard: 'authenticated'` only
- * callers that send credentials); webhooks on 127.0.0.1/localhost are
- * allowed (the kit's receiver runs there), with a short retry budget so unreachable kit URLs give up quickly.
+ * callers that send credentials), or in ACTS mode the user `acts` with the runner's token rule (acts-auth.ts);
+ * webhooks on 127.0.0.1/localhost are allowed (the kits' receivers run there; a test-only opening of core's SSRF
+ * guard, never for a deployed agent), with a short retry budget so unreachable kit URLs give up quickly.
  */
 export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandler; close(): Promise<void> } {
   const sender = createNodePushSender({
@@ -78,19 +92,22 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     timeoutMs: 3000,
     onDeliveryFailure: () => {},
   });
+  const { acts } = options;
+  const full = !acts?.reducedCapabilities;
   const agentCard = tckAgentCard({
     requiredExtension: options.requiredExtension ?? false,
-    extendedCard: options.extendedCard !== false,
+    extendedCard: acts ? full : options.extendedCard !== false,
+    streaming: full,
+    pushNotifications: full,
+    ...(acts?.auth && { security: actsSecurity() }),
   });
+  const extendedAgentCard = tckExtendedCard(agentCard);
   const a2a = createA2AHandler({
     agentCard,
     executor: createTckExecutor(options),
-    extendedAgentCard: tckExtendedCard(agentCard),
+    extendedAgentCard: acts ? guardedExtendedCard(extendedAgentCard) : extendedAgentCard,
     pushNotifications: sender,
-    context: (request) =>
-      options.extendedCard === 'authenticated' && !request.headers.has('authorization')
-        ? undefined
-        : { user: { id: 'tck' } },
+    context: (request) => callerOf(options, request.headers.get('authorization')),
     headerlessCard: options.headerlessCard ?? 'superset',
     acceptAnyInputMode: options.acceptAnyInputMode ?? false,
     // The v0.3 kit's REST stream reader looks for bare kind-tagged objects (its resubscribe test needs the task id).
@@ -99,6 +116,17 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     ...options.storage,
   });
   return { a2a, close: async () => sender.close() };
+}
+
+/**
+ * The caller of a request, by its `Authorization` value: ACTS's token rule in ACTS mode; for the kits, the user `tck`
+ * (with `extendedCard: 'authenticated'`, only when credentials were sent).
+ */
+function callerOf(options: SutOptions, authorization: string | null | undefined) {
+  if (options.acts) return actsCaller(actsCredential(authorization), options.acts.auth === true);
+  return options.extendedCard === 'authenticated' && (authorization === null || authorization === undefined)
+    ? undefined
+    : { user: { id: 'tck' } };
 }
 
 /** Serves the handler at the root of an app of the chosen framework, the way a user mounts it. */
@@ -188,10 +216,10 @@ const V100_CODES: Partial<
 /** The gRPC listener over the same handler (same engine and store), with the HTTP side's caller rule. */
 async function startGrpc(a2a: A2AHttpHandler, host: string, options: SutOptions) {
   const server = createA2AGrpcServer(a2a, {
-    context: (metadata) =>
-      options.extendedCard === 'authenticated' && metadata.get('authorization').length === 0
-        ? undefined
-        : { user: { id: 'tck' } },
+    context: (metadata) => {
+      const [authorization] = metadata.get('authorization');
+      return callerOf(options, authorization === undefined ? undefined : String(authorization));
+    },
     ...(options.grpcV100Codes ? { statusCodes: V100_CODES } : {}),
   });
   const { address } = await server.listen({ host, port: options.grpcPort ?? 0 });

@@ -1,19 +1,30 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import type { AgentCardInput, AgentContext, AgentExecutor, ArtifactChunk, Part } from '@a2a/core';
+import type { AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
+import { actsBehaviourName, actsBehaviours, unknownBehaviour } from './acts-behaviours.js';
+import { type Behaviour, COMMON, FILE_PART, sleep, streamed } from './behaviours.js';
 
 export const REQUIRED_EXTENSION = 'urn:a2a:tck:required-extension';
 
+export interface TckCardOptions {
+  requiredExtension?: boolean;
+  extendedCard?: boolean;
+  /** Default true; ACTS's reduced pass declares neither (ITK_ACTS_REDUCED_CAPABILITIES). */
+  streaming?: boolean;
+  pushNotifications?: boolean;
+  /** Security schemes and requirements (ACTS's auth pass); none by default. */
+  security?: Pick<AgentCardInput, 'securitySchemes' | 'securityRequirements'>;
+}
+
 /** The card the kits read. Capabilities are only declared where the server really has them. */
-export function tckAgentCard(options: { requiredExtension?: boolean; extendedCard?: boolean } = {}): AgentCardInput {
+export function tckAgentCard(options: TckCardOptions = {}): AgentCardInput {
   return {
     name: 'A2A TCK system under test',
     description:
-      'An agent whose behaviour the conformance kit chooses through the messageId prefix (v1.0 kit) or runs generically (v0.3 kit).',
+      'An agent whose behaviour the conformance kits choose: by messageId prefix (TCK v1.0), by the text of the first message (ACTS), or run generically (TCK v0.3).',
     version: '1.0.0',
     provider: { organization: 'a2a-plugins', url: 'https://github.com/a2a-plugins' },
     capabilities: {
-      streaming: true,
-      pushNotifications: true,
+      streaming: options.streaming ?? true,
+      pushNotifications: options.pushNotifications ?? true,
       extendedAgentCard: options.extendedCard ?? true,
       ...(options.requiredExtension && {
         extensions: [{ uri: REQUIRED_EXTENSION, description: 'Required by the TCK', required: true }],
@@ -30,6 +41,7 @@ export function tckAgentCard(options: { requiredExtension?: boolean; extendedCar
         examples: ['tck-complete-task', 'tck-stream-artifact-chunked', 'tck-auth-required', 'tck-delayed-complete'],
       },
     ],
+    ...options.security,
   };
 }
 
@@ -45,27 +57,6 @@ export function tckExtendedCard(card: AgentCardInput): AgentCardInput {
   };
 }
 
-const FILE_PART: Part = { raw: Buffer.from('tck').toString('base64'), filename: 'output.txt', mediaType: 'text/plain' };
-const URL_PART: Part = { url: 'https://example.com/output.txt', filename: 'output.txt', mediaType: 'text/plain' };
-
-type Behaviour = (ctx: AgentContext) => Promise<void>;
-
-/** Working, one artifact, completed: the shape of most streaming behaviours. */
-const streamed =
-  (artifact: ArtifactChunk): Behaviour =>
-  async (ctx) => {
-    await ctx.working();
-    await ctx.artifact(artifact);
-    await ctx.complete();
-  };
-
-const artifactThenComplete =
-  (artifact: ArtifactChunk): Behaviour =>
-  async (ctx) => {
-    await ctx.artifact(artifact);
-    await ctx.complete();
-  };
-
 /**
  * WORKING for a while, then COMPLETED, all inside `execute()`: a blocking send observably waits for the end and a
  * `returnImmediately` one does not (the kit's execution-mode checks).
@@ -78,19 +69,13 @@ const delayedComplete =
     if (!ctx.signal.aborted) await ctx.complete('Done after delay');
   };
 
+/** The common behaviours as TCK table rows, in their order (`tck-artifact-file-url` before `tck-artifact-file`). */
+const tckCommon = (): [string, Behaviour][] => Object.entries(COMMON);
+
 /** v1.0 kit behaviours by messageId prefix; longer prefixes first where one prefixes another. */
-const behaviours = (options: Required<TckAgentOptions>): [prefix: string, behaviour: Behaviour][] => [
-  ['tck-complete-task', (ctx) => ctx.complete('Hello from TCK')],
-  ['tck-input-required', (ctx) => ctx.inputRequired('Please provide more input')],
-  // Open and waiting: AUTH_REQUIRED is an interrupted state, not a terminal one.
-  ['tck-auth-required', (ctx) => ctx.authRequired('Authentication required: sign in and send the credentials')],
+const behaviours = (options: { delayedCompleteMs: number }): [prefix: string, behaviour: Behaviour][] => [
+  ...tckCommon(),
   ['tck-delayed-complete', delayedComplete(options.delayedCompleteMs)],
-  ['tck-message-response', (ctx) => ctx.reply('Direct message response')],
-  ['tck-artifact-text', artifactThenComplete({ text: 'Generated text content' })],
-  ['tck-artifact-file-url', artifactThenComplete({ parts: [URL_PART] })],
-  ['tck-artifact-file', artifactThenComplete({ parts: [FILE_PART] })],
-  ['tck-artifact-data', artifactThenComplete({ parts: [{ data: { key: 'value', count: 42 } }] })],
-  ['tck-reject-task', (ctx) => ctx.reject('rejected')],
   ['tck-stream-artifact-text', streamed({ text: 'Streamed text content' })],
   ['tck-stream-artifact-file', streamed({ parts: [FILE_PART] })],
   [
@@ -118,30 +103,46 @@ const behaviours = (options: Required<TckAgentOptions>): [prefix: string, behavi
   ],
 ];
 
-/** Resolves after `ms`, or at once when the task is canceled. */
-const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => {});
-
 export interface TckAgentOptions {
   /** How long a v0.3 task stays WORKING before it asks for input (the 0.3 kit attaches streams meanwhile). */
   v03WorkingMs?: number;
   /** How long `tck-delayed-complete` stays WORKING. Default 2 s. */
   delayedCompleteMs?: number;
+  /** How long ACTS's `tck-long-running` stays WORKING. Default 3 s. */
+  longRunningMs?: number;
 }
 
-/** The behaviour a v1.0 message asks for: by messageId prefix (the kit's `tck_id`), else by its text. */
-const chooseBehaviour = (table: [string, Behaviour][], ctx: AgentContext): Behaviour | undefined => {
+/**
+ * The behaviour a v1.0 message asks for. The TCK names it by messageId prefix (its `tck_id`), ACTS by the text of the
+ * first part of the task's first user message; a text naming a TCK behaviour works too. A `tck-*` name nobody
+ * implements gets a behaviour that fails the task; no name at all, `undefined`.
+ */
+function chooseBehaviour(
+  tck: [string, Behaviour][],
+  acts: Record<string, Behaviour>,
+  ctx: AgentContext,
+): Behaviour | undefined {
   const id = ctx.message.messageId;
-  const text = ctx.message.parts.find((p) => p.text !== undefined)?.text?.trim() ?? '';
-  return table.find(([prefix]) => id.startsWith(prefix))?.[1] ?? table.find(([prefix]) => text.startsWith(prefix))?.[1];
-};
+  const byId = tck.find(([prefix]) => id.startsWith(prefix))?.[1];
+  if (byId) return byId;
+  const name = actsBehaviourName(ctx);
+  if (name === undefined) return undefined;
+  return (
+    (Object.hasOwn(acts, name) ? acts[name] : undefined) ??
+    tck.find(([prefix]) => name.startsWith(prefix))?.[1] ??
+    unknownBehaviour(name)
+  );
+}
 
 /**
- * v1.0 requests: the behaviour the messageId prefix (or else the text) names. v0.3 requests: the generic agent the 0.3 kit expects
- * (working with a status message, then input-required with a reply, again for every follow-up; never completes).
+ * v1.0 requests: the behaviour the messageId prefix or the text names. v0.3 requests: the generic agent the 0.3 kit
+ * expects (working with a status message, then input-required with a reply, again for every follow-up; never
+ * completes).
  */
 export function createTckExecutor(options: TckAgentOptions = {}): AgentExecutor {
   const workingMs = options.v03WorkingMs ?? 3000;
-  const table = behaviours({ v03WorkingMs: workingMs, delayedCompleteMs: options.delayedCompleteMs ?? 2000 });
+  const tck = behaviours({ delayedCompleteMs: options.delayedCompleteMs ?? 2000 });
+  const acts = actsBehaviours({ longRunningMs: options.longRunningMs ?? 3000 });
   return {
     async execute(ctx) {
       if (ctx.protocolVersion !== '1.0') {
@@ -155,7 +156,7 @@ export function createTckExecutor(options: TckAgentOptions = {}): AgentExecutor 
           .catch(() => {}); // canceled meanwhile
         return;
       }
-      const behaviour = chooseBehaviour(table, ctx);
+      const behaviour = chooseBehaviour(tck, acts, ctx);
       if (behaviour) return behaviour(ctx);
       return ctx.complete(`Unhandled messageId prefix: ${ctx.message.messageId}`);
     },
