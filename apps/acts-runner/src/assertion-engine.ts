@@ -85,7 +85,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  */
 export function check(actual: unknown, assertion: unknown, path = ''): AssertionFailure[] {
   if (Array.isArray(assertion)) {
-    if (!Array.isArray(actual)) return [{ path, message: 'expected an array', expected: 'array', actual: show(actual) }];
+    if (!Array.isArray(actual))
+      return [{ path, message: 'expected an array', expected: 'array', actual: show(actual) }];
     return assertion.flatMap((item, i) =>
       i < actual.length
         ? check(actual[i], item, join(path, i))
@@ -95,7 +96,14 @@ export function check(actual: unknown, assertion: unknown, path = ''): Assertion
   if (!isRecord(assertion)) {
     return deepEqual(actual, assertion)
       ? []
-      : [{ path, message: `expected ${show(assertion)}, got ${show(actual)}`, expected: show(assertion), actual: show(actual) }];
+      : [
+          {
+            path,
+            message: `expected ${show(assertion)}, got ${show(actual)}`,
+            expected: show(assertion),
+            actual: show(actual),
+          },
+        ];
   }
   const kind = classifyMap(assertion);
   if (kind === 'mixed') throw new Error(`assertion at "${path}" mixes operators and fields`);
@@ -126,7 +134,9 @@ function checkOperator(actual: unknown, op: string, operand: unknown, path: stri
     case 'any_of':
       return (operand as unknown[]).some(holds) ? [] : fail(`matched none of ${show(operand)}`);
     case 'one_of':
-      return (operand as unknown[]).some((alt) => (isRecord(alt) || Array.isArray(alt) ? holds(alt) : deepEqual(actual, alt)))
+      return (operand as unknown[]).some((alt) =>
+        isRecord(alt) || Array.isArray(alt) ? holds(alt) : deepEqual(actual, alt),
+      )
         ? []
         : fail(`expected one of ${show(operand)}, got ${show(actual)}`);
   }
@@ -176,7 +186,9 @@ function checkOperator(actual: unknown, op: string, operand: unknown, path: stri
  * `repeat.until` (§9.1): `path == value`, `path != value`, `path in [a, b]`. Values are bare words, quoted strings,
  * numbers, booleans or null.
  */
-export function parseUntil(expression: string): (root: unknown, resolve: (root: unknown, path: string) => unknown) => boolean {
+export function parseUntil(
+  expression: string,
+): (root: unknown, resolve: (root: unknown, path: string) => unknown) => boolean {
   const m = /^\s*([^\s=!]+)\s*(==|!=|\bin\b)\s*(.+?)\s*$/.exec(expression);
   if (!m) throw new Error(`invalid until expression "${expression}"`);
   const [, path = '', op, rhs = ''] = m;
@@ -191,7 +203,10 @@ export function parseUntil(expression: string): (root: unknown, resolve: (root: 
   if (op === 'in') {
     const list = /^\[(.*)\]$/.exec(rhs);
     if (!list) throw new Error(`invalid until expression "${expression}": "in" needs a [list]`);
-    const values = (list[1] ?? '').split(',').filter((s) => s.trim() !== '').map(literal);
+    const values = (list[1] ?? '')
+      .split(',')
+      .filter((s) => s.trim() !== '')
+      .map(literal);
     return (root, resolve) => values.some((v) => deepEqual(resolve(root, path), v));
   }
   const value = literal(rhs);

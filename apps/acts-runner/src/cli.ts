@@ -9,7 +9,7 @@ import { readBehaviors, runCorpus } from './run-corpus.js';
 
 /**
  * acts-runner --url http://127.0.0.1:9999 [--snapshot <git dir> [--ref <commit>] | --dir <folder>] [--entry <path>]
- *             [--bindings jsonrpc,rest,grpc] [--auth-token T] [--behaviors sut-behaviors.yaml] [--filter REGEX]
+ *             [--bindings jsonrpc,rest,grpc] [--auth-token T] [--insufficient-token T] [--behaviors sut-behaviors.yaml] [--filter REGEX]
  *             [--out DIR] [--label NAME]
  * The corpus comes from A2A_ACTS_SNAPSHOT (a git copy of a2aproject/A2A) at A2A_ACTS_REF unless --dir names a folder.
  * Exit status: 0 when every MUST test that ran passed, 1 otherwise, 2 on a setup problem.
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     entry: { type: 'string' },
     bindings: { type: 'string' },
     'auth-token': { type: 'string' },
+    'insufficient-token': { type: 'string' },
     behaviors: { type: 'string' },
     filter: { type: 'string' },
     out: { type: 'string' },
@@ -50,10 +51,15 @@ try {
     baseUrl: values.url,
     bindings,
     ...(values['auth-token'] && { authToken: values['auth-token'] }),
+    ...(values['insufficient-token'] && { insufficientAuthToken: values['insufficient-token'] }),
     ...(values.behaviors && { behaviors: readBehaviors(values.behaviors) }),
     ...(values.filter && { filter: new RegExp(values.filter) }),
     ...(values.concurrency && { concurrency: Number(values.concurrency) }),
-    environment: { runtime: `node ${process.versions.node}`, corpus: corpus.source, ...(values.label && { label: values.label }) },
+    environment: {
+      runtime: `node ${process.versions.node}`,
+      corpus: corpus.source,
+      ...(values.label && { label: values.label }),
+    },
   });
   let ok = true;
   const label = values.label ? ` ${values.label}` : '';
@@ -67,7 +73,10 @@ try {
     if (values.out) {
       mkdirSync(values.out, { recursive: true });
       const stamp = report.generated_at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-      writeFileSync(join(values.out, `acts-report-a2a-plugins${label.replace(/\W+/g, '-')}-${report.transport}-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(
+        join(values.out, `acts-report-a2a-plugins${label.replace(/\W+/g, '-')}-${report.transport}-${stamp}.json`),
+        `${JSON.stringify(report, null, 2)}\n`,
+      );
     }
   }
   process.exit(ok ? 0 : 1);

@@ -101,7 +101,9 @@ export function matchesErrorType(
     };
   }
   const [status, got] =
-    binding === 'rest' ? [String(shape.httpStatus), String(error.httpStatus)] : [shape.grpcStatus, String(error.grpcStatus)];
+    binding === 'rest'
+      ? [String(shape.httpStatus), String(error.httpStatus)]
+      : [shape.grpcStatus, String(error.grpcStatus)];
   const label = binding === 'rest' ? 'HTTP' : 'gRPC';
   const ok = status === got && (shape.reason === undefined || error.reason === shape.reason);
   return {

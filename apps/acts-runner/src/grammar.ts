@@ -60,9 +60,6 @@ const text: Check = (v, at, out) => {
 const int: Check = (v, at, out) => {
   if (!Number.isInteger(v)) out.push({ at, message: `expected an integer, got ${describe(v)}` });
 };
-const bool: Check = (v, at, out) => {
-  if (typeof v !== 'boolean') out.push({ at, message: `expected a boolean, got ${describe(v)}` });
-};
 const anything: Check = () => {};
 const oneOf =
   (values: readonly string[]): Check =>
@@ -75,7 +72,7 @@ const list =
   (v, at, out) => {
     if (!Array.isArray(v)) return void out.push({ at, message: `expected a list, got ${describe(v)}` });
     if (nonEmpty && v.length === 0) out.push({ at, message: 'expected one or more entries, got an empty list' });
-    v.forEach((x, i) => item(x, `${at}[${i}]`, out));
+    for (const [i, x] of v.entries()) item(x, `${at}[${i}]`, out);
   };
 const mapOf =
   (value: Check): Check =>
@@ -88,7 +85,9 @@ const struct =
   (fields: Record<string, Check>, extra?: (v: Record<string, unknown>, at: string, out: Violation[]) => void): Check =>
   (v, at, out) => {
     if (!isRecord(v)) return void out.push({ at, message: `expected a map, got ${describe(v)}` });
-    const known = new Map(Object.entries(fields).map(([k, c]) => [k.replace(/!$/, ''), { check: c, required: k.endsWith('!') }]));
+    const known = new Map(
+      Object.entries(fields).map(([k, c]) => [k.replace(/!$/, ''), { check: c, required: k.endsWith('!') }]),
+    );
     for (const [k, spec] of known) {
       if (spec.required && !Object.hasOwn(v, k)) out.push({ at, message: `missing required field "${k}"` });
     }
@@ -108,7 +107,10 @@ function describe(v: unknown): string {
 
 /** An assertion (§5.1), with nested maps that mirror the response and lists that assert positions. */
 export const assertion: Check = (v, at, out) => {
-  if (Array.isArray(v)) return v.forEach((x, i) => assertion(x, `${at}[${i}]`, out));
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) assertion(x, `${at}[${i}]`, out);
+    return;
+  }
   if (!isRecord(v)) return;
   const kind = classifyMap(v);
   if (kind === 'mixed') {
@@ -122,7 +124,7 @@ export const assertion: Check = (v, at, out) => {
   for (const [k, x] of Object.entries(v)) {
     if (kind === 'fields') assertion(x, `${at}.${k}`, out);
     else if (k === 'all_of' || k === 'any_of' || k === 'one_of' || k === 'not')
-      (Array.isArray(x) ? x : [x]).forEach((sub, i) => assertion(sub, `${at}.${k}[${i}]`, out));
+      for (const [i, sub] of (Array.isArray(x) ? x : [x]).entries()) assertion(sub, `${at}.${k}[${i}]`, out);
     else if (k === 'matches') {
       try {
         new RegExp(x as string, 'u');
@@ -190,7 +192,12 @@ const expectStream = struct({
   final_event: eventAssertion,
   each_event: eventAssertion,
 });
-const repeatConfig = struct({ 'until!': until, max_attempts: int, delay_ms: int, backoff: oneOf(['none', 'linear', 'exponential']) });
+const repeatConfig = struct({
+  'until!': until,
+  max_attempts: int,
+  delay_ms: int,
+  backoff: oneOf(['none', 'linear', 'exponential']),
+});
 const common = { 'id!': text, description: text };
 const exclusiveExpect = (v: Record<string, unknown>, at: string, out: Violation[]) => {
   if (v.expect !== undefined && v.expect_error !== undefined)
@@ -281,7 +288,8 @@ const testCheck = struct(
     const steps = Array.isArray(v.steps) ? v.steps : [];
     const ids = steps.map((s) => (isRecord(s) ? s.id : undefined));
     ids.forEach((id, i) => {
-      if (typeof id === 'string' && ids.indexOf(id) !== i) out.push({ at: `${at}.steps[${i}]`, message: `duplicate step id "${id}"` });
+      if (typeof id === 'string' && ids.indexOf(id) !== i)
+        out.push({ at: `${at}.steps[${i}]`, message: `duplicate step id "${id}"` });
     });
     if (steps.length > 0 && steps.every((s) => stepKind(s) === 'raw') && v.transport === undefined)
       out.push({ at, message: 'a test made only of raw steps must name its transport' });
@@ -310,10 +318,19 @@ const documentCheck = struct(
     if (v.include === undefined && v.suites === undefined)
       out.push({ at, message: 'a document needs "suites" or "include"' });
     if (typeof v.acts_version === 'string' && v.acts_version.split('.')[0] !== '1')
-      out.push({ at: 'acts_version', message: `unsupported ACTS major version ${v.acts_version} (this runner reads 1.x)` });
+      out.push({
+        at: 'acts_version',
+        message: `unsupported ACTS major version ${v.acts_version} (this runner reads 1.x)`,
+      });
   },
 );
-const suiteHeader = struct({ 'id!': text, 'name!': text, description: text, tags: list(text), 'tests!': list(anything) });
+const suiteHeader = struct({
+  'id!': text,
+  'name!': text,
+  description: text,
+  tags: list(text),
+  'tests!': list(anything),
+});
 
 /** Violations of a document's own fields (not its tests). */
 export function validateDocument(doc: unknown): Violation[] {

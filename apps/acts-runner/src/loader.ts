@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { isMap, isSeq, type Node, parseDocument } from 'yaml';
 import { isRecord } from './assertion-engine.js';
-import { type Level, validateDocument, validateSuite, validateTest, type Violation } from './grammar.js';
+import { type Level, type Violation, validateDocument, validateSuite, validateTest } from './grammar.js';
 
 /**
  * Reads ACTS documents, following `include`, from a directory or from a git snapshot of a2aproject/A2A (`git show
@@ -83,7 +83,10 @@ export function loadCorpus(source: CorpusSource, entry: string): Corpus {
     for (const error of doc.errors) {
       const at = error.pos[0];
       const index = testRanges.findIndex(([start, end]) => at >= start && at < end);
-      const violation = { at: `line ${error.linePos?.[0]?.line ?? '?'}`, message: `YAML: ${error.message.split('\n')[0]}` };
+      const violation = {
+        at: `line ${error.linePos?.[0]?.line ?? '?'}`,
+        message: `YAML: ${error.message.split('\n')[0]}`,
+      };
       if (index < 0) fileViolations.push(violation);
       else yamlErrors.set(index, [...(yamlErrors.get(index) ?? []), violation]);
     }

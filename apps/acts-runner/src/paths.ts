@@ -5,6 +5,7 @@
 export type PathSegment = { key: string } | { index: number } | { wildcard: true };
 
 export function parsePath(path: string): PathSegment[] {
+  if (/^[.[]|\.\.|\.$|\.\[/.test(path) && !/^\[/.test(path)) throw new Error(`invalid path "${path}"`);
   const segments: PathSegment[] = [];
   const re = /([^.[\]]+)|\[(\d+|\*)\]|(\.)/g;
   let last = 0;

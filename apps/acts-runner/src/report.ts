@@ -52,7 +52,12 @@ export function buildReport(options: {
     acts_version: options.actsVersion,
     spec_version: options.specVersion,
     generated_at: new Date().toISOString(),
-    sdk: { name: 'a2a-plugins', version: '0.0.0', language: 'typescript', repository: 'https://github.com/a2a-plugins/a2a-plugins' },
+    sdk: {
+      name: 'a2a-plugins',
+      version: '0.0.0',
+      language: 'typescript',
+      repository: 'https://github.com/a2a-plugins/a2a-plugins',
+    },
     transport: options.binding,
     ...(options.environment && { environment: options.environment }),
     summary: { ...total, duration_ms: options.durationMs, by_level: byLevel },
@@ -64,7 +69,11 @@ export function buildReport(options: {
 export function summaryLines(report: ActsReport): string[] {
   return (['must', 'should', 'may'] as const).map((level) => {
     const s = report.summary.by_level[level];
-    const extra = [s.failed && `${s.failed} failed`, s.errors && `${s.errors} errors`, s.skipped && `${s.skipped} skipped`].filter(Boolean);
+    const extra = [
+      s.failed && `${s.failed} failed`,
+      s.errors && `${s.errors} errors`,
+      s.skipped && `${s.skipped} skipped`,
+    ].filter(Boolean);
     return `${`${level.toUpperCase()}:`.padEnd(8)}${String(s.passed).padStart(3)}/${s.total} passed${extra.length ? ` (${extra.join(', ')})` : ''}`;
   });
 }
@@ -75,8 +84,13 @@ export function problemLines(report: ActsReport): string[] {
   for (const suite of report.suites) {
     for (const t of suite.tests) {
       if (t.result === 'pass') continue;
-      const why = t.result === 'skip' ? t.skip_reason : `${t.failure?.step_id ? `[${t.failure.step_id}] ` : ''}${t.failure?.message}`;
-      lines.push(`  ${t.result.toUpperCase().padEnd(5)} ${t.level.padEnd(6)} ${t.id}${t.category && t.result !== 'skip' ? ` {${t.category}}` : ''}: ${why}`);
+      const why =
+        t.result === 'skip'
+          ? t.skip_reason
+          : `${t.failure?.step_id ? `[${t.failure.step_id}] ` : ''}${t.failure?.message}`;
+      lines.push(
+        `  ${t.result.toUpperCase().padEnd(5)} ${t.level.padEnd(6)} ${t.id}${t.category && t.result !== 'skip' ? ` {${t.category}}` : ''}: ${why}`,
+      );
     }
   }
   return lines;

@@ -17,6 +17,8 @@ export interface RunOptions {
   baseUrl: string;
   bindings: BindingName[];
   authToken?: string;
+  /** `{{insufficientAuthToken}}`: a credential the SUT knows but that lacks the rights a test asks for. */
+  insufficientAuthToken?: string;
   /** Prefixes the SUT declares (a sut-behaviors YAML file's `behaviors[*].prefix`). */
   behaviors?: Set<string>;
   /** Only tests whose id matches. */
@@ -50,7 +52,8 @@ export async function runCorpus(corpus: Corpus, options: RunOptions): Promise<Ac
   const origin = options.baseUrl.replace(/\/+$/, '');
   const cardUrl = `${origin}/.well-known/agent-card.json`;
   const answer = await httpRequest(cardUrl, { method: 'GET', headers: { 'A2A-Version': corpus.specVersion || '1.0' } });
-  if (answer.status !== 200 || !isRecord(answer.json)) throw new Error(`no agent card at ${cardUrl} (HTTP ${answer.status})`);
+  if (answer.status !== 200 || !isRecord(answer.json))
+    throw new Error(`no agent card at ${cardUrl} (HTTP ${answer.status})`);
   const card = answer.json;
   const urls = interfacesOf(card);
   const receiver = await startPushReceiver();
@@ -61,7 +64,11 @@ export async function runCorpus(corpus: Corpus, options: RunOptions): Promise<Ac
       const url = urls[binding];
       if (!url) throw new Error(`the card lists no v1.0 ${binding} interface`);
       const client: BindingClient =
-        binding === 'jsonrpc' ? jsonRpcClient(url, cardUrl) : binding === 'rest' ? httpJsonClient(url, cardUrl) : grpcClient(url, cardUrl);
+        binding === 'jsonrpc'
+          ? jsonRpcClient(url, cardUrl)
+          : binding === 'rest'
+            ? httpJsonClient(url, cardUrl)
+            : grpcClient(url, cardUrl);
       const ctx: RunContext = {
         binding,
         client,
@@ -73,9 +80,14 @@ export async function runCorpus(corpus: Corpus, options: RunOptions): Promise<Ac
           baseUrl: origin,
           webhookUrl: receiver.url,
           ...(options.authToken && { authToken: options.authToken }),
+          ...(options.insufficientAuthToken && { insufficientAuthToken: options.insufficientAuthToken }),
         },
         ...(options.behaviors && { behaviors: options.behaviors }),
-        capabilities: new Set(['webhook_endpoint', 'header_inspection', ...(options.authToken ? ['auth_credentials'] : [])]),
+        capabilities: new Set([
+          'webhook_endpoint',
+          'header_inspection',
+          ...(options.authToken ? ['auth_credentials'] : []),
+        ]),
         streamTimeoutMs: options.streamTimeoutMs ?? 30_000,
       };
       const started = Date.now();

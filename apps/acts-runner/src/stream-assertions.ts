@@ -39,7 +39,14 @@ export function checkMonotonic(events: Record<string, unknown>[]): AssertionFail
     const state = stateOf(event);
     if (!state) continue;
     if (previous && TERMINAL.has(previous) && state !== previous)
-      return [{ path: `events[${i}]`, message: `state ${state} after terminal ${previous}`, expected: previous, actual: state }];
+      return [
+        {
+          path: `events[${i}]`,
+          message: `state ${state} after terminal ${previous}`,
+          expected: previous,
+          actual: state,
+        },
+      ];
     if (previous && state === 'TASK_STATE_SUBMITTED' && previous !== state)
       return [{ path: `events[${i}]`, message: `back to SUBMITTED after ${previous}`, actual: state }];
     previous = state;
@@ -84,7 +91,8 @@ export function checkStream(events: Record<string, unknown>[], expect: StreamExp
     else failures.push(...check(view, assertion, `events[${index}]`));
   }
   if (expect.each_event) {
-    for (const [i, view] of views.entries()) failures.push(...check(view, assertionOf(expect.each_event), `events[${i}]`));
+    for (const [i, view] of views.entries())
+      failures.push(...check(view, assertionOf(expect.each_event), `events[${i}]`));
   }
   if (expect.final_event) {
     const last = views.at(-1);

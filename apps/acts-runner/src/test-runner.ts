@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AssertionFailure, check, deepEqual, isRecord, parseUntil } from './assertion-engine.js';
 import type { BindingClient, CallResult, StreamResult } from './bindings/binding.js';
-import { fromJsonRpcError } from './bindings/json-rpc-client.js';
 import { fromRestError } from './bindings/http-json-client.js';
 import { httpRequest, sseRequest } from './bindings/http-transport.js';
+import { fromJsonRpcError } from './bindings/json-rpc-client.js';
 import { matchesErrorType, type WireError } from './error-table.js';
 import { type BindingName, type ErrorTypeName, type Level, type OperationName, stepKind } from './grammar.js';
 import type { LoadedTest } from './loader.js';
@@ -97,7 +97,10 @@ export function skipReason(test: LoadedTest, ctx: RunContext): { reason: string;
       .slice(0, 3)
       .map((v) => `${v.at}: ${v.message}`)
       .join('; ');
-    return { reason: `suite defect: ${shown}${test.violations.length > 3 ? ` (+${test.violations.length - 3} more)` : ''}`, category: 'suite defect' };
+    return {
+      reason: `suite defect: ${shown}${test.violations.length > 3 ? ` (+${test.violations.length - 3} more)` : ''}`,
+      category: 'suite defect',
+    };
   }
   const t = test.test;
   if (Array.isArray(t.transport) && !t.transport.includes(ctx.binding))
@@ -120,11 +123,14 @@ export function skipReason(test: LoadedTest, ctx: RunContext): { reason: string;
     if (isRecord(skill) && !skills.includes(skill.id))
       return { reason: `precondition: skill ${String(skill.id)} not on the card`, category: 'precondition' };
   }
-  const extensions = (isRecord(ctx.card.capabilities) && Array.isArray(ctx.card.capabilities.extensions) ? ctx.card.capabilities.extensions : []).map(
-    (e) => (isRecord(e) ? e.uri : undefined),
-  );
+  const extensions = (
+    isRecord(ctx.card.capabilities) && Array.isArray(ctx.card.capabilities.extensions)
+      ? ctx.card.capabilities.extensions
+      : []
+  ).map((e) => (isRecord(e) ? e.uri : undefined));
   for (const uri of Array.isArray(pre.extensions) ? pre.extensions : []) {
-    if (!extensions.includes(uri)) return { reason: `precondition: extension ${String(uri)} not declared`, category: 'precondition' };
+    if (!extensions.includes(uri))
+      return { reason: `precondition: extension ${String(uri)} not declared`, category: 'precondition' };
   }
   for (const requirement of Array.isArray(t.runner_requirements) ? t.runner_requirements : []) {
     if (!ctx.capabilities.has(String(requirement)))
@@ -132,7 +138,10 @@ export function skipReason(test: LoadedTest, ctx: RunContext): { reason: string;
   }
   const clientSteps = (Array.isArray(t.steps) ? t.steps : []).filter((s) => stepKind(s) === 'client');
   if (clientSteps.length > 0)
-    return { reason: 'client test: parses canonical payloads with an SDK client; this runner tests a server', category: 'client test' };
+    return {
+      reason: 'client test: parses canonical payloads with an SDK client; this runner tests a server',
+      category: 'client test',
+    };
   return undefined;
 }
 
@@ -205,14 +214,23 @@ async function runStep(step: Record<string, unknown>, test: LoadedTest, ctx: Run
   for (const [name, path] of Object.entries(isRecord(step.capture) ? step.capture : {})) {
     const found = resolvePath(root, String(path));
     if (!found.found)
-      throw new StepFailure({ message: `capture ${name}: nothing at "${String(path)}" in the response`, assertion_path: String(path) });
+      throw new StepFailure({
+        message: `capture ${name}: nothing at "${String(path)}" in the response`,
+        assertion_path: String(path),
+      });
     captures[name] = found.value;
   }
   scope.captures.set(id, captures);
-  for (const a of Array.isArray(step.assertions) ? step.assertions : []) checkNamed(a as Record<string, unknown>, scope);
+  for (const a of Array.isArray(step.assertions) ? step.assertions : [])
+    checkNamed(a as Record<string, unknown>, scope);
 }
 
-async function runServer(step: Record<string, unknown>, test: LoadedTest, ctx: RunContext, scope: Scope): Promise<unknown> {
+async function runServer(
+  step: Record<string, unknown>,
+  test: LoadedTest,
+  ctx: RunContext,
+  scope: Scope,
+): Promise<unknown> {
   const operation = step.operation as OperationName;
   const headers = headersFor(test, ctx);
   const repeat = isRecord(step.repeat) ? step.repeat : undefined;
@@ -222,7 +240,9 @@ async function runServer(step: Record<string, unknown>, test: LoadedTest, ctx: R
   for (let attempt = 1; ; attempt++) {
     const params = interpolate(step.params ?? {}, scope) as Record<string, unknown>;
     if (STREAMING.has(operation)) {
-      const expectation = isRecord(step.expect_stream) ? (step.expect_stream as StreamExpectation & { timeout_ms?: number }) : undefined;
+      const expectation = isRecord(step.expect_stream)
+        ? (step.expect_stream as StreamExpectation & { timeout_ms?: number })
+        : undefined;
       const result = await ctx.client.stream(operation, params, {
         headers,
         timeoutMs: expectation?.timeout_ms ?? ctx.streamTimeoutMs,
@@ -234,15 +254,27 @@ async function runServer(step: Record<string, unknown>, test: LoadedTest, ctx: R
     const root = checkCallStep(step, result, ctx.binding, scope);
     if (!until || until(root, (r, p) => resolvePath(r, p).value)) return root;
     if (attempt >= attempts)
-      throw new StepFailure({ message: `repeat: "${String(repeat?.until)}" still false after ${attempts} attempts`, actual: JSON.stringify(root).slice(0, 300) });
+      throw new StepFailure({
+        message: `repeat: "${String(repeat?.until)}" still false after ${attempts} attempts`,
+        actual: JSON.stringify(root).slice(0, 300),
+      });
     const backoff = repeat?.backoff === 'linear' ? attempt : repeat?.backoff === 'exponential' ? 2 ** (attempt - 1) : 1;
     await sleep(delay * backoff);
   }
 }
 
-function checkExpectedError(step: Record<string, unknown>, error: WireError | undefined, binding: BindingName, scope: Scope) {
+function checkExpectedError(
+  step: Record<string, unknown>,
+  error: WireError | undefined,
+  binding: BindingName,
+  scope: Scope,
+) {
   const expected = interpolate(step.expect_error, scope) as Record<string, unknown>;
-  if (!error) throw new StepFailure({ message: `expected ${String(expected.error_type)}, the call succeeded`, expected: String(expected.error_type) });
+  if (!error)
+    throw new StepFailure({
+      message: `expected ${String(expected.error_type)}, the call succeeded`,
+      expected: String(expected.error_type),
+    });
   const match = matchesErrorType(error, expected.error_type as ErrorTypeName, binding);
   if (!match.ok)
     throw new StepFailure({
@@ -268,14 +300,23 @@ function checkCallStep(step: Record<string, unknown>, result: CallResult, bindin
 
 const errorRoot = (error: WireError) => ({ error: { ...error } });
 
-function checkStreamStep(step: Record<string, unknown>, result: StreamResult, binding: BindingName, scope: Scope): unknown {
+function checkStreamStep(
+  step: Record<string, unknown>,
+  result: StreamResult,
+  binding: BindingName,
+  scope: Scope,
+): unknown {
   if (step.expect_error !== undefined) {
     checkExpectedError(step, result.error, binding, scope);
     return result.error ? errorRoot(result.error) : {};
   }
   if (result.error)
-    throw new StepFailure({ message: `the stream failed after ${result.events.length} events: ${describeError(result.error)}` });
-  const expectation = isRecord(step.expect_stream) ? (interpolate(step.expect_stream, scope) as StreamExpectation) : undefined;
+    throw new StepFailure({
+      message: `the stream failed after ${result.events.length} events: ${describeError(result.error)}`,
+    });
+  const expectation = isRecord(step.expect_stream)
+    ? (interpolate(step.expect_stream, scope) as StreamExpectation)
+    : undefined;
   if (expectation) {
     if (result.cut && expectation.final_event)
       throw new StepFailure({ message: `the stream was still open after ${result.events.length} events (timeout)` });
@@ -340,6 +381,7 @@ function checkNamed(assertion: Record<string, unknown>, scope: Scope) {
     const found = resolvePath(root, assertion.path);
     root = found.found ? found.value : undefined;
   }
-  if (assertion.match !== undefined) assertAll(check(root, interpolate(assertion.match, scope), String(assertion.path ?? '')), label);
+  if (assertion.match !== undefined)
+    assertAll(check(root, interpolate(assertion.match, scope), String(assertion.path ?? '')), label);
   checkCollection(assertion, scope, label, root);
 }

@@ -32,7 +32,9 @@ export function lookup(name: string, scope: Scope, depth = 0): unknown {
     const key = name.slice(dot + 1);
     if (captures && Object.hasOwn(captures, key)) return captures[key];
     throw new UnresolvedVariableError(
-      captures ? `step "${name.slice(0, dot)}" captured no "${key}"` : `no earlier step "${name.slice(0, dot)}" for {{${name}}}`,
+      captures
+        ? `step "${name.slice(0, dot)}" captured no "${key}"`
+        : `no earlier step "${name.slice(0, dot)}" for {{${name}}}`,
     );
   }
   const raw = Object.hasOwn(scope.runner, name) ? scope.runner[name] : scope.document[name];

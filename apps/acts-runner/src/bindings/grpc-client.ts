@@ -22,8 +22,10 @@ export function grpcClient(address: string, cardUrl: string): BindingClient {
     return found;
   };
   const codec = (m: DescMethod) => ({
-    serialize: (json: Json) => Buffer.from(toBinary(m.input, fromJson(m.input, json as JsonValue, { ignoreUnknownFields: true }))),
-    deserialize: (bytes: Buffer) => toJson(m.output, fromBinary(m.output, bytes)) as Json,
+    serialize: (json: Json) =>
+      Buffer.from(toBinary(m.input, fromJson(m.input, json as JsonValue, { ignoreUnknownFields: true }))),
+    deserialize: (bytes: Buffer) =>
+      withoutEmptyLists(toJson(m.output, fromBinary(m.output, bytes), { alwaysEmitImplicit: true })) as Json,
   });
   const metadataOf = (headers: Record<string, string>) => {
     const metadata = new grpc.Metadata();
@@ -45,16 +47,29 @@ export function grpcClient(address: string, cardUrl: string): BindingClient {
         throw new Error(`cannot encode the ${m.name} request: ${(error as Error).message}`);
       }
       return new Promise((resolve) => {
-        client.makeUnaryRequest(path(m), serialize, deserialize, request, metadataOf(options.headers), (error, response) => {
-          if (error) resolve({ ok: false, status: 0, error: fromServiceError(error), headers: {} });
-          else resolve({ ok: true, status: 200, body: response ?? {}, headers: {} });
-        });
+        client.makeUnaryRequest(
+          path(m),
+          serialize,
+          deserialize,
+          request,
+          metadataOf(options.headers),
+          (error, response) => {
+            if (error) resolve({ ok: false, status: 0, error: fromServiceError(error), headers: {} });
+            else resolve({ ok: true, status: 200, body: response ?? {}, headers: {} });
+          },
+        );
       });
     },
     async stream(operation, params, options): Promise<StreamResult> {
       const m = method(METHODS[operation]);
       const { serialize, deserialize } = codec(m);
-      const call = client.makeServerStreamRequest(path(m), serialize, deserialize, toRequest(operation, params), metadataOf(options.headers));
+      const call = client.makeServerStreamRequest(
+        path(m),
+        serialize,
+        deserialize,
+        toRequest(operation, params),
+        metadataOf(options.headers),
+      );
       return new Promise((resolve) => {
         const events: Json[] = [];
         let done = false;
@@ -83,8 +98,27 @@ export function grpcClient(address: string, cardUrl: string): BindingClient {
   };
 }
 
+/**
+ * On the gRPC wire a proto3 scalar with implicit presence at its default (`nextPageToken: ""`) cannot be told from
+ * an absent one, so answers show such scalars with their default, as the JSON bindings send them; empty repeated
+ * and map fields stay absent (they are just as indistinguishable, and ACTS tests accept absent lists).
+ */
+function withoutEmptyLists(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyLists);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    out[k] = withoutEmptyLists(v);
+  }
+  return out;
+}
+
 const STATUS_NAMES = Object.fromEntries(
-  Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k]),
+  Object.entries(grpc.status)
+    .filter(([, v]) => typeof v === 'number')
+    .map(([k, v]) => [v, k]),
 ) as Record<number, string>;
 
 export function fromServiceError(error: grpc.ServiceError): WireError {

@@ -68,7 +68,11 @@ export function httpJsonClient(baseUrl: string, cardUrl: string): BindingClient 
     async call(operation, params, options): Promise<CallResult> {
       if (operation === 'get_agent_card') return fetchCard(cardUrl, options);
       const { method, path, body } = route(operation, params);
-      const headers = { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers };
+      const headers = {
+        accept: 'application/json',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      };
       const answer = await httpRequest(`${base}${path}`, { method, headers, body });
       if (answer.status >= 200 && answer.status < 300)
         return { ok: true, status: answer.status, body: answer.json ?? {}, headers: answer.headers };
@@ -77,7 +81,12 @@ export function httpJsonClient(baseUrl: string, cardUrl: string): BindingClient 
     async stream(operation, params, options): Promise<StreamResult> {
       const { method, path, body } = route(operation, params);
       const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers };
-      const answer = await sseRequest(`${base}${path}`, { method, headers, body }, options.timeoutMs, options.maxEvents);
+      const answer = await sseRequest(
+        `${base}${path}`,
+        { method, headers, body },
+        options.timeoutMs,
+        options.maxEvents,
+      );
       if (answer.plain) return { status: answer.status, events: [], error: fromRestError(answer.plain) };
       const events: Record<string, unknown>[] = [];
       for (const { event, data } of answer.events) {

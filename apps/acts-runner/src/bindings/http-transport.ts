@@ -18,7 +18,8 @@ export interface HttpRequest {
   body?: unknown;
 }
 
-const bodyOf = (body: unknown) => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+const bodyOf = (body: unknown) =>
+  body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 
 const parseJson = (text: string): unknown => {
   if (text.trim() === '') return undefined;

@@ -28,10 +28,19 @@ export function jsonRpcClient(url: string, cardUrl: string): BindingClient {
     name: 'jsonrpc',
     async call(operation, params, options): Promise<CallResult> {
       if (operation === 'get_agent_card') return fetchCard(cardUrl, options);
-      const answer = await httpRequest(url, { method: 'POST', headers: headers(options), body: envelope(operation, params) });
+      const answer = await httpRequest(url, {
+        method: 'POST',
+        headers: headers(options),
+        body: envelope(operation, params),
+      });
       const body = answer.json;
       if (isRecord(body) && isRecord(body.error))
-        return { ok: false, status: answer.status, error: fromJsonRpcError(body.error, answer.status), headers: answer.headers };
+        return {
+          ok: false,
+          status: answer.status,
+          error: fromJsonRpcError(body.error, answer.status),
+          headers: answer.headers,
+        };
       if (answer.status !== 200 || !isRecord(body) || !('result' in body))
         return {
           ok: false,
@@ -61,7 +70,12 @@ export function jsonRpcClient(url: string, cardUrl: string): BindingClient {
         if (isRecord(data) && isRecord(data.error))
           return { status: answer.status, events, error: fromJsonRpcError(data.error, answer.status) };
         if (isRecord(data) && isRecord(data.result)) events.push(data.result);
-        else return { status: answer.status, events, error: { message: `not a JSON-RPC response: ${JSON.stringify(data)}` } };
+        else
+          return {
+            status: answer.status,
+            events,
+            error: { message: `not a JSON-RPC response: ${JSON.stringify(data)}` },
+          };
       }
       return { status: answer.status, events, cut: answer.cut };
     },
