@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSut, startSut } from '../src/server.js';
+import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
 import {
   type ActsWire,
   grpcWire,
@@ -153,5 +153,43 @@ describe.each(WIRES)('ACTS behaviours over %s', (binding) => {
       }),
     );
     expect(byId.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+});
+
+// The same agent behind each framework: a continuation, a stream and the client parse through every adapter.
+describe.each(ADAPTERS)('ACTS behaviours on %s', (adapter) => {
+  let sut: RunningSut;
+  beforeAll(async () => {
+    sut = await startSut({ adapter, port: 0, acts: {} });
+  });
+  afterAll(() => sut.close());
+
+  it('runs a multi-turn conversation, streams chunks and parses a client payload', async () => {
+    const rpc = jsonRpcWire(sut.url);
+    const rest = restWire(sut.url);
+    const first = ok(await rpc.call('SendMessage', userMessage('tck-multi-turn start'))).task;
+    expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const last = ok(await rest.call('SendMessage', userMessage('done', { taskId: first.id }))).task;
+    expect(last.status.state).toBe('TASK_STATE_COMPLETED');
+    const events = okEvents(await rest.stream('SendStreamingMessage', userMessage('tck-stream-chunked')));
+    expect(events.filter((e) => e.artifactUpdate)).toHaveLength(3);
+    const parsed = ok(
+      await rpc.call(
+        'SendMessage',
+        userMessage('tck-client-parse', {}, [
+          {
+            data: {
+              operation: 'get_task',
+              wire_payload: {
+                jsonrpc: '2.0',
+                id: 1,
+                result: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+              },
+            },
+          },
+        ]),
+      ),
+    ).task;
+    expect(parsed.artifacts[0].parts[0].data).toMatchObject({ id: 't', status: { state: 'TASK_STATE_WORKING' } });
   });
 });
