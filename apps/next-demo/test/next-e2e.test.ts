@@ -54,6 +54,28 @@ describe('Next.js App Router route handlers over a2a.fetch (next build && next s
     expect(card.supportedInterfaces.map((i: { url: string }) => i.url)).toContain(`${origin}/a2a/`);
   });
 
+  it('builds the card from the X-Forwarded-Host/-Proto a proxy sets (trustProxy), and serves the legacy card path', async () => {
+    const proxied = await fetch(`${origin}/.well-known/agent-card.json`, {
+      headers: { 'x-forwarded-host': 'agent.example.com', 'x-forwarded-proto': 'https' },
+    });
+    const card = await proxied.json();
+    expect(card.supportedInterfaces.map((i: { url: string }) => i.url)).toContain('https://agent.example.com/a2a/');
+    const legacy = await fetch(`${origin}/.well-known/agent.json`);
+    expect(legacy.status).toBe(200);
+    expect((await legacy.json()).url).toBe(`${origin}/a2a/`);
+  });
+
+  it('answers a POST to the advertised JSON-RPC URL itself, without a redirect', async () => {
+    const answer = await fetch(`${origin}/a2a/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('hi') } }),
+    });
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).result.task.id).toBeTruthy();
+  });
+
   it('answers SendMessage (JSON-RPC) and GetTask, and leaves other paths to Next (404)', async () => {
     const rpc = client(`${origin}/a2a`);
     const sent = await rpc.rpc('SendMessage', { message: userMessage('write a poem about the sea') });

@@ -25,6 +25,7 @@ import {
 } from '../server/request-handler.js';
 import { type RequestTelemetry, startRequestTelemetry } from '../telemetry/request-telemetry.js';
 import { isJsonContentType } from './body.js';
+import { forwardedOrigin } from './forwarded-origin.js';
 import { type HealthOptions, healthCheck } from './health.js';
 import { DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 import { peekJsonRpcId, serveJsonRpc } from './json-rpc.js';
@@ -122,6 +123,13 @@ export interface A2ATransportOptions {
   routes?: { jsonRpc?: string | false; rest?: string | false; agentCard?: string; jwks?: string };
   /** Public base URL (scheme, host, prefix) for the card; default: derived from each request. */
   publicUrl?: string;
+  /**
+   * Build the card's URLs from `X-Forwarded-Proto` / `X-Forwarded-Host` when a request has them: for a Fetch host
+   * that hands the handler another URL than the client used (Next.js's `next start`: `localhost` and its own port)
+   * or one behind a proxy that sets them. Default false: a client could otherwise name any host in the card it gets,
+   * and a shared cache keep that card for others. Node adapters have their framework's own setting instead.
+   */
+  trustProxy?: boolean;
   /** Largest accepted request body. Default 4 MiB. */
   maxBodyBytes?: number;
   /**
@@ -192,6 +200,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const basePath = checkBasePath(options.basePath);
   const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
+  const trustProxy = options.trustProxy === true;
   const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
   const cardPath = options.routes?.agentCard ?? CARD_PATH;
   const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
@@ -288,7 +297,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       path = handleOptions.pathname ?? url.pathname;
       prefix = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : '';
     }
-    const baseUrl = options.publicUrl ?? `${url.origin}${prefix}`;
+    const origin = (trustProxy && forwardedOrigin(request.headers, url.origin)) || url.origin;
+    const baseUrl = options.publicUrl ?? `${origin}${prefix}`;
     const version = requestedVersion(request, url);
 
     // The bridge could not read the request as sent (an invalid Host): refused on our paths, others left to the host.
