@@ -1,0 +1,172 @@
+// What the built package loads at start-up, and what waits for first use (docs/performance.md, "Footprint"): a fresh
+// `node` imports @a2a/core and @a2a/core/node from dist/ (as users get them), and a load hook lists every file it
+// loads. The bundled chunks name the sources they hold (`// src/...` lines), so the test sees which source modules
+// were loaded, whichever chunk holds them. Also: every source module is in exactly one ESM file (so all entries
+// share one A2AError class), and the CommonJS build loads the legacy wires lazily too.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CORE = join(import.meta.dirname, '..');
+const DIST = join(CORE, 'dist');
+
+/** Source modules that load at first use only, each with the use that loads it. */
+const ON_DEMAND = {
+  legacyJsonRpc: ['compat/legacy-json-rpc.ts', 'compat/legacy-methods.ts', 'compat/v01-translate.ts'],
+  v03Rest: ['compat/v03-rest.ts', 'compat/v03-proto-json.ts', 'compat/v03-list-tasks.ts'],
+  v02Card: ['compat/v02-extended-card.ts'],
+  supersetCard: ['compat/v03-card.ts'],
+  dialects: ['compat/dialects/make-dialects.ts', 'compat/dialects/sessions.ts', 'compat/dialects/paraphrase.ts'],
+  signing: ['card/card-signing.ts', 'card/canonical-card.ts'],
+};
+/** Packages that load at first use only: signing (jose, canonicalize) and OpenTelemetry (at the first handler). */
+const LAZY_PACKAGES = ['jose', 'canonicalize', '@opentelemetry/api'];
+
+// The child: imports both entries, then uses one thing at a time, reporting what was loaded after each step.
+const CHILD = `
+import { readFileSync } from 'node:fs';
+const steps = {};
+const loaded = () => readFileSync(process.env.A2A_LOAD_LOG, 'utf8').split('\\n').filter(Boolean);
+const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
+const step = (name) => { steps[name] = { files: loaded(), undici: undici() }; };
+const core = await import('@a2a/core');
+await import('@a2a/core/node');
+step('start');
+const agentCard = { name: 'a', description: 'd', version: '1', skills: [{ id: 's', name: 's', description: 's', tags: ['s'] }] };
+const executor = { execute: (ctx) => ctx.reply('hi') };
+const a2a = core.createA2AHandler({ agentCard, executor });
+const rpc = (method, params, headers = {}) => a2a.fetch(new Request('http://a.test/', {
+  method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }));
+const sent = await rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+if (!(await sent.text()).includes('ROLE_AGENT')) throw new Error('SendMessage failed');
+const card = await a2a.fetch(new Request('http://a.test/.well-known/agent-card.json', { headers: { 'a2a-version': '1.0' } }));
+if (card.status !== 200) throw new Error('card failed');
+step('v1');
+await a2a.fetch(new Request('http://a.test/.well-known/agent-card.json'));
+step('supersetCard');
+const legacy = await rpc('message/send', { message: { messageId: 'm2', kind: 'message', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } });
+if (!(await legacy.text()).includes('"kind":"message"')) throw new Error('message/send failed');
+step('legacyJsonRpc');
+await a2a.fetch(new Request('http://a.test/v1/tasks/none'));
+step('v03Rest');
+const extended = core.createA2AHandler({ agentCard: { ...agentCard, capabilities: { extendedAgentCard: true } }, executor });
+await extended.fetch(new Request('http://a.test/agent/authenticatedExtendedCard'));
+step('v02Card');
+const dialects = core.createA2AHandler({ agentCard, executor, dialects: ['sessions', 'paraphrase'] });
+await dialects.fetch(new Request('http://a.test/card'));
+await dialects.close();
+step('dialects');
+const key = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+await core.signAgentCard(agentCard, [{ kid: 'k', privateKey: key.privateKey }]);
+step('signing');
+const internal = await import('@a2a/core/internal');
+const sameClass = internal.toA2AError(new core.A2AError('Internal', 'x')) instanceof core.A2AError;
+console.log(JSON.stringify({ steps, sameClass }));
+`;
+
+/** The source modules (from the chunks' `// src/...` lines) and the packages among the loaded files. */
+function sourcesAndPackages(files: string[]): { sources: Set<string>; packages: Set<string> } {
+  const sources = new Set<string>();
+  const packages = new Set<string>();
+  for (const url of files) {
+    if (!url.startsWith('file:')) continue;
+    const path = new URL(url).pathname;
+    const pkg = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path); // the last node_modules/ (pnpm nests)
+    if (pkg) packages.add(pkg[1] as string);
+    else if (path.startsWith(`${DIST}/`)) for (const s of chunkSources(path)) sources.add(s);
+  }
+  return { sources, packages };
+}
+
+const chunkSources = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/^\/\/ src\/(\S+\.ts)$/gm)].map((m) => m[1] as string);
+
+let work: string;
+let report: {
+  steps: Record<string, { files: string[]; undici: boolean }>;
+  sameClass: boolean;
+};
+
+beforeAll(() => {
+  // The package as packed (turbo-cached: about a second when nothing changed).
+  execFileSync('npx', ['-y', 'pnpm@10.34.8', 'build', '--filter=./packages/core'], {
+    cwd: join(CORE, '..', '..'),
+    stdio: 'ignore',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  });
+  work = mkdtempSync(join(tmpdir(), 'a2a-start-up-'));
+  const log = join(work, 'loaded.log');
+  writeFileSync(log, '');
+  const hooks = `data:text/javascript,import { appendFileSync } from 'node:fs';
+    export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
+  const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
+  // From packages/core, `@a2a/core` resolves to the package itself (its `exports`, without the source condition).
+  const out = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', CHILD], {
+    cwd: CORE,
+    encoding: 'utf8',
+    env: { ...process.env, A2A_LOAD_LOG: log },
+  });
+  report = JSON.parse(out.trim().split('\n').pop() as string);
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('start-up of the built package', () => {
+  it('imports neither the legacy wires, the dialects, card signing, jose nor OpenTelemetry, nor undici', () => {
+    const { sources, packages } = sourcesAndPackages(report.steps.start?.files ?? []);
+    expect(sources.has('http/create-handler.ts')).toBe(true); // the test sees the chunks' sources
+    expect(sources.has('node/node-web-request.ts')).toBe(true);
+    for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
+    expect(packages.has('zod')).toBe(true);
+    for (const p of LAZY_PACKAGES) expect(packages).not.toContain(p);
+    expect(report.steps.start?.undici).toBe(false);
+  });
+
+  it('serves v1.0 JSON-RPC and the v1.0 card without loading any of them', () => {
+    const { sources, packages } = sourcesAndPackages(report.steps.v1?.files ?? []);
+    for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
+    expect(packages).not.toContain('jose');
+    expect(packages).not.toContain('canonicalize');
+  });
+
+  it.each(Object.keys(ON_DEMAND))('loads %s at its first use', (use) => {
+    const { sources } = sourcesAndPackages(report.steps[use]?.files ?? []);
+    for (const m of ON_DEMAND[use as keyof typeof ON_DEMAND]) expect(sources).toContain(m);
+  });
+
+  it('loads jose and canonicalize with the first signature', () => {
+    const { packages } = sourcesAndPackages(report.steps.signing?.files ?? []);
+    expect(packages).toContain('jose');
+    expect(packages).toContain('canonicalize');
+  });
+
+  it('holds every source module in exactly one ESM file, so the entries share their classes', () => {
+    const holders = new Map<string, string[]>();
+    for (const entry of readdirSync(DIST, { recursive: true, withFileTypes: true })) {
+      const file = join(entry.parentPath, entry.name);
+      if (!entry.isFile() || !file.endsWith('.js') || relative(DIST, file).startsWith('cjs')) continue;
+      for (const source of new Set(chunkSources(file))) holders.set(source, [...(holders.get(source) ?? []), file]);
+    }
+    expect(holders.size).toBeGreaterThan(50);
+    expect([...holders].filter(([, files]) => files.length > 1)).toEqual([]);
+    expect(report.sameClass).toBe(true);
+  });
+
+  it('CommonJS: requiring both entries loads no legacy wire, dialect or signing module either', () => {
+    const script = `require('@a2a/core'); require('@a2a/core/node');
+      console.log(JSON.stringify(Object.keys(require.cache)))`;
+    const cached: string[] = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { cwd: CORE, encoding: 'utf8' }),
+    );
+    const sources = cached
+      .filter((f) => f.startsWith(join(DIST, 'cjs')))
+      .map((f) => relative(join(DIST, 'cjs'), f).replace(/\.js$/, '.ts'));
+    expect(sources).toContain('http/create-handler.ts');
+    for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
+    expect(cached.some((f) => /node_modules\/(jose|canonicalize)\//.test(f))).toBe(false);
+  });
+});
