@@ -43,6 +43,17 @@ describe('A2A errors', () => {
     });
   });
 
+  it('gives the transport-level refusals the google.rpc.Code that names them (REST `status`, gRPC)', () => {
+    expect(new A2AError('PayloadTooLarge', 'too big').toStatusBody().error).toMatchObject({
+      code: 413,
+      status: 'RESOURCE_EXHAUSTED',
+    });
+    expect(new A2AError('UnsupportedMediaType', 'not JSON').toStatusBody().error).toMatchObject({
+      code: 415,
+      status: 'INVALID_ARGUMENT',
+    });
+  });
+
   it('names the offending fields of a validation error', () => {
     const parsed = z.object({ message: z.object({ role: z.string() }) }).safeParse({ message: {} });
     const error = fromZodError(parsed.error as z.ZodError);

@@ -42,14 +42,14 @@ export const A2A_ERRORS = {
   // Transport-level errors (no JSON-RPC code of their own; carried as HTTP statuses).
   Unauthenticated: { code: -32600, http: 401, grpc: 'UNAUTHENTICATED', reason: 'UNAUTHENTICATED' },
   PermissionDenied: { code: -32600, http: 403, grpc: 'PERMISSION_DENIED', reason: 'PERMISSION_DENIED' },
-  PayloadTooLarge: { code: -32600, http: 413, grpc: 'INVALID_ARGUMENT', reason: 'PAYLOAD_TOO_LARGE' },
+  // RESOURCE_EXHAUSTED: what gRPC itself answers for a message over the receiver's limit.
+  PayloadTooLarge: { code: -32600, http: 413, grpc: 'RESOURCE_EXHAUSTED', reason: 'PAYLOAD_TOO_LARGE' },
   MethodNotAllowed: { code: -32601, http: 405, grpc: 'UNIMPLEMENTED', reason: 'METHOD_NOT_ALLOWED' },
   // An HTTP request the host could not read as one (an invalid Host header, a body the framework refused).
   BadRequest: { code: -32600, http: 400, grpc: 'INVALID_ARGUMENT', reason: 'BAD_REQUEST' },
-  // A request body that is not JSON: the JSON-RPC code of ContentTypeNotSupported, as the TCK expects. No
-  // google.rpc.Code maps to HTTP 415; UNIMPLEMENTED ("not supported by this service") is the nearest that does not
-  // name a 400 (INVALID_ARGUMENT) beside the 415.
-  UnsupportedMediaType: { code: -32005, http: 415, grpc: 'UNIMPLEMENTED', reason: 'UNSUPPORTED_MEDIA_TYPE' },
+  // A request body that is not JSON: the JSON-RPC code of ContentTypeNotSupported, as the TCK expects, and its
+  // google.rpc.Code (INVALID_ARGUMENT: the request is wrong, not an unimplemented method) with the HTTP 415.
+  UnsupportedMediaType: { code: -32005, http: 415, grpc: 'INVALID_ARGUMENT', reason: 'UNSUPPORTED_MEDIA_TYPE' },
   Unavailable: { code: -32603, http: 503, grpc: 'UNAVAILABLE', reason: 'UNAVAILABLE' },
 } as const;
 

@@ -82,8 +82,8 @@ describe('HTTP+JSON binding', () => {
       body: '{}',
     });
     expect(text.status).toBe(415);
-    // google.rpc.Status: not the name of a 400 beside a 415
-    expect((await text.json()).error).toMatchObject({ code: 415, status: 'UNIMPLEMENTED' });
+    // google.rpc.Status: the code of ContentTypeNotSupported (a bad request, not an unimplemented method)
+    expect((await text.json()).error).toMatchObject({ code: 415, status: 'INVALID_ARGUMENT' });
     const broken = await fetch(`${s.url}/message:send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
