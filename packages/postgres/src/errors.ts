@@ -34,13 +34,25 @@ export function connectionError(error: unknown, pool: Pool): Error {
   const options =
     (pool as unknown as { options?: { host?: string; port?: number; connectionString?: string } }).options ?? {};
   let where = `${options.host ?? 'localhost'}:${options.port ?? 5432}`;
-  if (options.connectionString) {
-    try {
-      const url = new URL(options.connectionString);
-      where = `${url.hostname}:${url.port || 5432}${url.pathname}`;
-    } catch {}
-  }
+  if (options.connectionString) where = describeConnectionString(options.connectionString);
   const reason =
     error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   return new Error(`@a2a/postgres: cannot connect to PostgreSQL at ${where}: ${reason}`, { cause: error });
+}
+
+/**
+ * Where a connection string points, for an error message: `host:port/database` of a `postgresql://` URL, else the
+ * string itself (its password hidden) and what a URL looks like. `localhost:5432/agent` parses as a URL of scheme
+ * `localhost:`, which read as one gave `:54325432/agent`.
+ */
+function describeConnectionString(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.protocol === 'postgresql:' || url.protocol === 'postgres:') {
+      return `${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
+    }
+  } catch {}
+  if (connectionString.startsWith('/')) return connectionString; // a socket directory
+  const shown = connectionString.replace(/:[^:@/]*@/, ':***@');
+  return `'${shown}' (not a URL of the form postgresql://user:password@host:5432/database)`;
 }
