@@ -1,11 +1,17 @@
+import type { Server } from 'node:http';
 import { generatePushSigningKey, type MountableHandler, PushSigner } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
+import { a2aFastify } from '@a2a/fastify';
 import { a2aHapi } from '@a2a/hapi';
+import { a2aHono } from '@a2a/hono';
 import { a2aKoa } from '@a2a/koa';
 import Hapi from '@hapi/hapi';
+import { createAdaptorServer } from '@hono/node-server';
 import { bodyParser } from '@koa/bodyparser';
 import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification, WebhookReceiver } from '../src/index.js';
@@ -40,6 +46,17 @@ const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string;
     await server.register({ plugin: a2aHapi, options: { handler: hooks } }, { routes: { prefix: '/hooks' } });
     await server.start();
     return { url: server.info.uri, close: () => server.stop({ timeout: 100 }) };
+  },
+  'Fastify plugin under a prefix': async (hooks) => {
+    const app = Fastify();
+    await app.register(a2aFastify, { handler: hooks, prefix: '/hooks' });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    return { url, close: () => app.close() };
+  },
+  'Hono sub-app on @hono/node-server': async (hooks) => {
+    const app = new Hono();
+    app.route('/hooks', a2aHono(hooks));
+    return serve(createAdaptorServer({ fetch: app.fetch }) as Server);
   },
 };
 
