@@ -110,6 +110,15 @@ export function skipReason(test: LoadedTest, ctx: RunContext): { reason: string;
     return { reason: `precondition: transport ${pre.transport.join(', ')}`, category: 'precondition' };
   const caps = isRecord(ctx.card.capabilities) ? ctx.card.capabilities : {};
   for (const [name, wanted] of Object.entries(isRecord(pre.capabilities) ? pre.capabilities : {})) {
+    if (name === AUTHENTICATION && !Object.hasOwn(caps, AUTHENTICATION)) {
+      const actual = declaresAuthentication(ctx.card);
+      if (!deepEqual(actual, wanted))
+        return {
+          reason: `precondition: capabilities.authentication needs ${JSON.stringify(wanted)}; the card ${actual ? 'declares' : 'does not declare'} securitySchemes with securityRequirements`,
+          category: 'precondition',
+        };
+      continue;
+    }
     // An undeclared boolean capability is false.
     const actual = caps[name] ?? (typeof wanted === 'boolean' ? false : undefined);
     if (!deepEqual(actual, wanted))
@@ -136,13 +145,35 @@ export function skipReason(test: LoadedTest, ctx: RunContext): { reason: string;
     if (!ctx.capabilities.has(String(requirement)))
       return { reason: `runner requirement ${String(requirement)} is not available in this run`, category: 'runner' };
   }
-  const clientSteps = (Array.isArray(t.steps) ? t.steps : []).filter((s) => stepKind(s) === 'client');
-  if (clientSteps.length > 0)
-    return {
-      reason: 'client test: parses canonical payloads with an SDK client; this runner tests a server',
-      category: 'client test',
-    };
   return undefined;
+}
+
+/**
+ * `capabilities.authentication` (SEC-AUTH-*): AgentCapabilities has no such field in v1.0 (nor in v0.3), so read
+ * literally it could never be met. What the tests mean is "the agent requires credentials", which a v1.0 card says
+ * with `securitySchemes` and `securityRequirements` (a SecurityRequirement names the schemes a request must satisfy;
+ * schemes alone only describe what the agent could accept). `true` needs both, `false` neither. A card that does
+ * carry a `capabilities.authentication` field is read as written.
+ */
+const AUTHENTICATION = 'authentication';
+export function declaresAuthentication(card: Record<string, unknown>): boolean {
+  const schemes = isRecord(card.securitySchemes) ? Object.keys(card.securitySchemes) : [];
+  const requirements = Array.isArray(card.securityRequirements) ? card.securityRequirements : [];
+  return (
+    schemes.length > 0 &&
+    requirements.some((r) => isRecord(r) && isRecord(r.schemes) && Object.keys(r.schemes).length > 0)
+  );
+}
+
+/** The SUT behaviour a `client_response` step rides on (ACTS §10 has no operation of its own for it). */
+export const CLIENT_PARSE_BEHAVIOUR = 'tck-client-parse';
+
+/** Behaviours a test needs: its `requires_behaviors`, plus tck-client-parse for a client test. */
+function neededBehaviours(test: LoadedTest): string[] {
+  const t = test.test;
+  const needed = Array.isArray(t.requires_behaviors) ? (t.requires_behaviors as string[]) : [];
+  const client = (Array.isArray(t.steps) ? t.steps : []).some((s) => stepKind(s) === 'client');
+  return client && !needed.includes(CLIENT_PARSE_BEHAVIOUR) ? [...needed, CLIENT_PARSE_BEHAVIOUR] : needed;
 }
 
 export async function runTest(test: LoadedTest, ctx: RunContext): Promise<TestResult> {
@@ -187,8 +218,7 @@ export async function runTest(test: LoadedTest, ctx: RunContext): Promise<TestRe
   const result: TestResult = { ...base, result: outcome, duration_ms: Date.now() - started, steps };
   if (failure) result.failure = failure;
   if (outcome !== 'pass' && ctx.behaviors) {
-    const needed = Array.isArray(test.test.requires_behaviors) ? (test.test.requires_behaviors as string[]) : [];
-    const missing = needed.filter((b) => !ctx.behaviors?.has(b));
+    const missing = neededBehaviours(test).filter((b) => !ctx.behaviors?.has(b));
     if (missing.length > 0) result.category = `missing SUT behaviour: ${missing.join(', ')}`;
   }
   return result;
@@ -205,6 +235,13 @@ async function runStep(step: Record<string, unknown>, test: LoadedTest, ctx: Run
   const kind = stepKind(step);
   if (kind === 'assertion') {
     checkCollection(step.assertion as Record<string, unknown>, scope, 'assertion');
+    return;
+  }
+  if (kind === 'client') {
+    const parsed = await runClient(step, test, ctx, scope);
+    scope.captures.set(id, { response: parsed });
+    for (const a of Array.isArray(step.assertions) ? step.assertions : [])
+      checkNamed(a as Record<string, unknown>, scope);
     return;
   }
   let root: unknown;
@@ -324,6 +361,65 @@ function checkStreamStep(
   }
   const last = result.events.at(-1);
   return last ? eventView(last) : {};
+}
+
+/**
+ * A client test step (ACTS §10): the SUT's own client parses the canonical payload. No A2A operation asks a server
+ * to do that, so it rides a `send_message` on the binding under test whose first part is the text
+ * `tck-client-parse` and whose data part is `{operation, wire_payload}`; the SUT answers with a completed task whose
+ * artifact's data part is what its client parsed (the operation's assertion root, §4.2, or `{error: {code,
+ * message}}` when the client refused the payload or surfaced the agent's error). `expect_parsed` is evaluated on
+ * that like a body.
+ */
+async function runClient(
+  step: Record<string, unknown>,
+  test: LoadedTest,
+  ctx: RunContext,
+  scope: Scope,
+): Promise<unknown> {
+  const request = interpolate(step.client_response, scope) as Record<string, unknown>;
+  const params = {
+    message: {
+      role: 'ROLE_USER',
+      parts: [
+        { text: CLIENT_PARSE_BEHAVIOUR },
+        { data: { operation: request.operation, wire_payload: request.wire_payload } },
+      ],
+    },
+  };
+  const result = await ctx.client.call('send_message', params, { headers: headersFor(test, ctx) });
+  if (!result.ok)
+    throw new StepFailure({
+      message: `${CLIENT_PARSE_BEHAVIOUR}: the SUT refused the request: ${describeError(result.error)}`,
+    });
+  const parsed = clientParseAnswer(result.body);
+  if ('failure' in parsed) throw new StepFailure({ message: `${CLIENT_PARSE_BEHAVIOUR}: ${parsed.failure}` });
+  const failures = check(parsed.value, interpolate(step.expect_parsed, scope), '');
+  // A refusal by the client explains every mismatch that follows from it: say so.
+  const refusal = isRecord(parsed.value) && isRecord(parsed.value.error) ? parsed.value.error : undefined;
+  assertAll(
+    failures,
+    refusal ? `parsed (the client answered an error: ${JSON.stringify(refusal).slice(0, 200)})` : 'parsed',
+  );
+  return parsed.value;
+}
+
+/** What the SUT's client parsed: the first data part of the returned task's artifacts. */
+export function clientParseAnswer(body: unknown): { value: unknown } | { failure: string } {
+  const task = isRecord(body) && isRecord(body.task) ? body.task : undefined;
+  if (!task) return { failure: `expected a task, got ${JSON.stringify(body).slice(0, 200)}` };
+  const status = isRecord(task.status) ? task.status : {};
+  if (status.state !== 'TASK_STATE_COMPLETED') {
+    const parts = isRecord(status.message) && Array.isArray(status.message.parts) ? status.message.parts : [];
+    const why = parts.map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
+    return { failure: `the task ended ${String(status.state)}${why ? `: ${why}` : ''}` };
+  }
+  for (const artifact of Array.isArray(task.artifacts) ? task.artifacts : []) {
+    for (const part of isRecord(artifact) && Array.isArray(artifact.parts) ? artifact.parts : []) {
+      if (isRecord(part) && part.data !== undefined) return { value: part.data };
+    }
+  }
+  return { failure: 'the completed task has no data part in its artifacts' };
 }
 
 async function runRaw(step: Record<string, unknown>, ctx: RunContext, scope: Scope): Promise<unknown> {
