@@ -11,7 +11,9 @@
 # bearer scheme and every operation needs the token), reduced (ITK_ACTS_REDUCED_CAPABILITIES=1: no streaming, push or
 # extended card, for the "capability not declared" tests). The runner sends the SUT's valid token
 # (itk-valid-token) on abstract operations and offers itk-insufficient-token as {{insufficientAuthToken}}; raw steps
-# send only their own headers. Push tests get a receiver on 127.0.0.1 ({{webhookUrl}}).
+# send only their own headers. Push tests get a receiver on 127.0.0.1 ({{webhookUrl}}). Client tests
+# (client_response steps) ride a send_message to the SUT's tck-client-parse behaviour, which answers with what
+# @a2a/client parsed. The behaviour contract is acts/sut-behaviors.yaml.
 # Prints must/should/may per binding; exit 1 when a MUST test failed anywhere. Not part of .ci/run.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -63,7 +65,7 @@ for adapter in ${ADAPTERS//,/ }; do
     done
     out="$OUT/$adapter-$pass"
     node "$ROOT/apps/acts-runner/dist/cli.js" --url "http://127.0.0.1:$port" --bindings "$BINDINGS" \
-      --auth-token itk-valid-token --insufficient-token itk-insufficient-token \
+      --auth-token itk-valid-token --insufficient-token itk-insufficient-token --behaviors "$ROOT/acts/sut-behaviors.yaml" \
       --label "$adapter-$pass" --out "$out" "${EXTRA[@]}" | tee "$out.txt"
     rc=${PIPESTATUS[0]}
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
