@@ -49,8 +49,8 @@ afterAll(async () => {
 });
 
 /** A fresh page (own sessionStorage), connected to the demo's own agent. */
-async function openPlayground(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function openPlayground(width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => {
     throw error;
@@ -62,6 +62,26 @@ async function openPlayground(): Promise<Page> {
 
 const timeline = (page: Page) => page.getByRole('log', { name: 'Timeline' });
 const rows = (page: Page, text: string) => timeline(page).getByRole('listitem').filter({ hasText: text });
+const conversation = (page: Page) => page.getByRole('log', { name: 'Conversation' });
+
+/** The chat's bubbles in order: who wrote each (user, agent, artifact) and its paragraphs. */
+const bubbles = (page: Page) =>
+  conversation(page).evaluate((log) =>
+    [...log.children].map((li) => ({
+      from: /msg-(\w+)/.exec(li.className)?.[1],
+      text: [...li.querySelectorAll('p')].map((p) => p.textContent),
+    })),
+  );
+
+const poemAbout = (topic: string) =>
+  [
+    `Of ${topic} I sing, in lines that stream,`,
+    'each one sent out the moment it is ready,',
+    'a task that asked, then listened, then began,',
+    `and ends here, with ${topic} held steady.`,
+  ]
+    .map((line) => `${line}\n`)
+    .join('');
 
 async function send(page: Page, text: string, stream = true) {
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
@@ -111,7 +131,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     // Every streamed row carries its sequence number (the SSE id).
     const seqs = await timeline(page).locator('.seq').allTextContents();
     expect(seqs.every((s) => /^#\d+$/.test(s))).toBe(true);
-    expect(await page.getByRole('log', { name: 'Conversation' }).textContent()).toContain('with the sea held steady');
+    expect(await conversation(page).textContent()).toContain('with the sea held steady');
 
     await page.screenshot({ path: `${DOCS}playground.png`, fullPage: true });
 
@@ -139,8 +159,64 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await rows(page, 'TASK_STATE_COMPLETED').waitFor();
     // Same task: the timeline kept the question, and the task id did not change.
     expect(await timeline(page).getByRole('listitem').first().textContent()).toContain('TASK_STATE_INPUT_REQUIRED');
-    expect(await page.locator('#task-info').textContent()).toContain(`Task ${taskId}: TASK_STATE_COMPLETED`);
-    expect(await page.getByRole('log', { name: 'Conversation' }).textContent()).toContain('autumn leaves held steady');
+    expect(await page.locator('#task-info').textContent()).toContain(`Task ${taskId}: Completed`);
+    expect(await conversation(page).textContent()).toContain('autumn leaves held steady');
+    // The answer's stream starts with the task as it was, question included: the chat shows the question once.
+    expect(await bubbles(page)).toEqual([
+      { from: 'user', text: ['a poem please'] },
+      { from: 'agent', text: ['What should the poem be about?'] },
+      { from: 'user', text: ['autumn leaves'] },
+      { from: 'agent', text: ['Writing a poem about autumn leaves…'] },
+      { from: 'artifact', text: [poemAbout('autumn leaves')] },
+      { from: 'agent', text: ['Here is your poem about autumn leaves.'] },
+    ]);
+    await page.context().close();
+  });
+
+  it('shows an input-required question once when the question and the answer both stream', async () => {
+    const page = await openPlayground();
+    await send(page, 'a poem please');
+    await rows(page, 'TASK_STATE_INPUT_REQUIRED').first().waitFor();
+    expect(await page.getByRole('textbox', { name: 'Message', exact: true }).getAttribute('placeholder')).toBe(
+      'Your answer to Poet',
+    );
+    await send(page, 'the moon');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    const texts = (await bubbles(page)).map((b) => b.text.join('\n'));
+    expect(texts.filter((t) => t === 'What should the poem be about?')).toHaveLength(1);
+    expect(texts).toEqual([
+      'a poem please',
+      'What should the poem be about?',
+      'the moon',
+      'Writing a poem about the moon…',
+      poemAbout('the moon'),
+      'Here is your poem about the moon.',
+    ]);
+    await page.context().close();
+  });
+
+  it('joins streamed chunks as the agent sent them: appended text exactly, separate artifacts and parts apart', async () => {
+    const page = await openPlayground();
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`); // the echo agent's "letter"
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected/);
+    const letter = [
+      { from: 'artifact', text: ['Dear friend,\nall is well.'] }, // 'Dear friend,\n' + 'all is ' + 'well.'
+      { from: 'artifact', text: ['P.S. see you soon'] },
+      { from: 'agent', text: ['Signed,', 'the echo'] }, // one message, two parts: two paragraphs
+    ];
+    await send(page, 'letter');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect(await bubbles(page)).toEqual([
+      { from: 'user', text: ['letter'] },
+      { from: 'agent', text: ['Drafting…'] },
+      ...letter,
+    ]);
+    expect(await conversation(page).getByRole('listitem').nth(2).textContent()).toContain('letter.txt');
+    // Without streaming the answer is the finished task: the same artifacts (its appended parts joined the same way).
+    await page.getByRole('button', { name: 'New session' }).click();
+    await send(page, 'letter', false);
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect(await bubbles(page)).toEqual([{ from: 'user', text: ['letter'] }, ...letter]);
     await page.context().close();
   });
 
@@ -172,6 +248,10 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     );
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(seqs.map((s) => Number(s.slice(1)))).toEqual([...seqs.map((s) => Number(s.slice(1)))].sort((a, b) => a - b));
+    // The chunks after the reload joined the poem's bubble: one poem, whole, and each agent message once.
+    const shown = await bubbles(page);
+    expect(shown.filter((b) => b.from === 'artifact')).toEqual([{ from: 'artifact', text: [poemAbout('stars')] }]);
+    expect(shown.filter((b) => b.text[0] === 'Writing a poem about stars…')).toHaveLength(1);
     await page.context().close();
   });
 
@@ -216,9 +296,106 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await page.getByRole('button', { name: 'List tasks' }).click();
     const table = page.getByRole('table', { name: 'Task list' });
     await table.getByRole('row').nth(1).waitFor();
+    // States read as words, on a badge that keeps the wire value.
     const states = await table.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(states.length).toBeGreaterThan(0);
-    expect(new Set(states)).toEqual(new Set(['TASK_STATE_CANCELED']));
+    expect(new Set(states)).toEqual(new Set(['Canceled']));
+    const badges = await table
+      .locator('tbody .badge')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    expect(new Set(badges)).toEqual(new Set(['TASK_STATE_CANCELED']));
+    const options = await page.getByRole('combobox', { name: 'Status filter' }).locator('option').allTextContents();
+    expect(options.filter((o) => o.startsWith('TASK_STATE_'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows task states as words with a badge: task list, task line, timeline and chat', async () => {
+    const page = await openPlayground();
+    await send(page, 'write a poem about rain');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect(await page.locator('#task-info').textContent()).toMatch(/^Task \S+: Completed$/);
+    expect(await page.locator('#task-info .badge').getAttribute('data-state')).toBe('TASK_STATE_COMPLETED');
+    expect(await rows(page, 'TASK_STATE_COMPLETED').locator('.badge').textContent()).toBe('Completed');
+    expect(await rows(page, 'TASK_STATE_WORKING').locator('.badge').textContent()).toBe('Working');
+    expect(await conversation(page).locator('.badge').allTextContents()).toEqual(['Working', 'Completed']);
+    await page.getByRole('button', { name: 'List tasks' }).click();
+    const table = page.getByRole('table', { name: 'Task list' });
+    await table.getByRole('row').nth(1).waitFor();
+    const states = await table.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(states).toContain('Completed');
+    expect(states.filter((s) => s.includes('TASK_STATE_'))).toEqual([]);
+    await page.context().close();
+  });
+
+  for (const width of [420, 1400]) {
+    it(`lays out at ${width} px: nothing wider than the window, states and buttons not broken mid-word`, async () => {
+      const page = await openPlayground(width);
+      await send(page, 'write a poem about the wide sea');
+      await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+      await page.getByRole('button', { name: 'List tasks' }).click();
+      await page.getByRole('table', { name: 'Task list' }).getByRole('row').nth(1).waitFor();
+      // Everything unfolded: the wire log's bodies and the raw card are the widest texts.
+      const folded = page.locator('details:not([open]) > summary');
+      while ((await folded.count()) > 0) await folded.first().click();
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      // Each state badge and button is one line of text (the narrow task table broke "Op/en" and "TASK_STATE_/...").
+      // (The card's example prompts are left out: they may wrap between words.)
+      const lines = await page.locator('.badge, button:visible').evaluateAll((els) =>
+        els
+          .filter((e) => !e.closest('.examples'))
+          .map((e) => {
+            const range = document.createRange();
+            range.selectNodeContents(e);
+            return {
+              text: e.textContent,
+              lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+            };
+          }),
+      );
+      expect(lines.filter((l) => l.lines > 1)).toEqual([]);
+      expect(lines.some((l) => l.text === 'Open')).toBe(true);
+      await page.context().close();
+    });
+  }
+
+  it("takes the message box's placeholder and suggestions from the connected card", async () => {
+    const page = await openPlayground();
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    expect(await box.getAttribute('placeholder')).toBe('write a poem about the sea'); // the Poet's first example
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`);
+    await expect.poll(() => box.getAttribute('placeholder')).toBe('say hello'); // the echo agent's
+    await page.getByRole('button', { name: 'letter', exact: true }).click();
+    expect(await box.inputValue()).toBe('letter');
+    expect(await box.evaluate((e) => e === document.activeElement)).toBe(true);
+    await connectTo(page, `${agent.url}/bad/invalid.json`); // no agent to talk to: generic, no suggestions
+    await expect.poll(() => box.getAttribute('placeholder')).toBe('Connect to an agent to chat');
+    expect(await page.getByRole('button', { name: 'say hello' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('folds the timeline and the wire log; the timeline is still the log named "Timeline"', async () => {
+    const page = await openPlayground();
+    await send(page, 'write a poem about folding');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    // The wire log starts folded, its buttons outside the fold.
+    const wireEntries = page.getByRole('list', { name: 'Wire log entries' });
+    expect(await wireEntries.isVisible()).toBe(false);
+    await page.locator('summary', { hasText: 'Requests, responses and SSE frames' }).click();
+    await expect.poll(() => wireEntries.isVisible()).toBe(true);
+    expect(await wireEntries.getByRole('listitem').count()).toBeGreaterThan(5);
+    // The timeline starts open and folds from the keyboard.
+    const events = page.locator('summary', { hasText: 'Events' });
+    expect(await events.textContent()).toBe('Events (7)');
+    await events.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => timeline(page).isVisible()).toBe(false);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => timeline(page).isVisible()).toBe(true);
+    expect(await timeline(page).getByRole('listitem').count()).toBe(7);
     await page.context().close();
   });
 
@@ -259,7 +436,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     expect(await card.getByLabel('Signature status').textContent()).toMatch(/Signature verified/);
     await send(page, xss);
     await rows(page, 'TASK_STATE_COMPLETED').waitFor();
-    expect(await page.getByRole('log', { name: 'Conversation' }).textContent()).toContain(`echo: ${xss}`);
+    expect(await conversation(page).textContent()).toContain(`echo: ${xss}`);
     expect(await rows(page, 'artifact chunk').textContent()).toContain(xss);
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();

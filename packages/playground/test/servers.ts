@@ -32,10 +32,23 @@ export function startPlayground(options: PlaygroundOptions = {}): Promise<Runnin
   return listen(app);
 }
 
-/** Echoes the user's text back as a status message, then one artifact chunk, then completes. */
+/**
+ * Echoes the user's text back as a status message, then one artifact chunk, then completes. "letter" gets a letter
+ * instead: one artifact in three chunks (the second and third appended, no separator of their own), a second
+ * artifact, and a final message of two text parts.
+ */
 const echo: AgentExecutor = {
   async execute(ctx) {
     const text = ctx.message.parts.map((p) => p.text ?? '').join('');
+    if (text === 'letter') {
+      await ctx.working('Drafting…');
+      await ctx.artifact({ artifactId: 'letter', name: 'letter.txt', text: 'Dear friend,\n' });
+      await ctx.artifact({ artifactId: 'letter', text: 'all is ', append: true });
+      await ctx.artifact({ artifactId: 'letter', text: 'well.', append: true, lastChunk: true });
+      await ctx.artifact({ artifactId: 'ps', name: 'ps.txt', text: 'P.S. see you soon', lastChunk: true });
+      await ctx.complete([{ text: 'Signed,' }, { text: 'the echo' }]);
+      return;
+    }
     await ctx.working(`echo: ${text}`);
     await ctx.artifact({ artifactId: 'echo', name: 'echo.txt', text, lastChunk: true });
     await ctx.complete('done');
@@ -65,7 +78,7 @@ export async function startRemoteAgent(): Promise<RemoteAgent> {
       version: '1.0.0',
       capabilities: { streaming: true },
       defaultInputModes: ['text/plain', 'application/json'],
-      skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: ['test'] }],
+      skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: ['test'], examples: ['say hello', 'letter'] }],
     },
     executor: echo,
     signAgentCard: { keys: [{ kid: 'k1', privateKey, publicJwk }] },

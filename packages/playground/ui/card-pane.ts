@@ -76,3 +76,16 @@ export function renderCard(el: HTMLElement, report: CardReport): void {
     h('details', {}, h('summary', {}, 'Raw card JSON'), h('pre', {}, JSON.stringify(report.card, null, 2))),
   );
 }
+
+/** The card's name, shortened for a heading. */
+export function cardName(card: unknown): string {
+  const name = isObject(card) && typeof card.name === 'string' ? card.name.trim() : '';
+  return name.length > 40 ? `${name.slice(0, 39)}…` : name;
+}
+
+/** The skills' example prompts, first skill first (the message box's placeholder and suggestions). */
+export function cardExamples(card: unknown): string[] {
+  const skills = isObject(card) && Array.isArray(card.skills) ? card.skills.filter(isObject) : [];
+  const examples = skills.flatMap((s) => (Array.isArray(s.examples) ? s.examples : []));
+  return [...new Set(examples.filter((e): e is string => typeof e === 'string' && e.trim() !== ''))];
+}

@@ -1,4 +1,4 @@
-import { type CardReport, renderCard } from './card-pane.js';
+import { type CardReport, cardExamples, cardName, renderCard } from './card-pane.js';
 import { byId, h, replace } from './dom.js';
 import {
   type AgentLink,
@@ -8,8 +8,9 @@ import {
   type ProtocolVersion,
   type StreamEvent,
 } from './link.js';
-import { partsText, type Row, renderRow, toRow } from './timeline.js';
-import { type Message, type Part, type StreamResult, TERMINAL_STATES } from './types.js';
+import { stateBadge } from './states.js';
+import { partsList, partsText, type Row, renderRow, toRow } from './timeline.js';
+import { type Artifact, type Message, type Part, type StreamResult, TERMINAL_STATES } from './types.js';
 import { V03Link } from './v03-link.js';
 import { createWireFetch, type ProxyContext } from './wire-fetch.js';
 import { WireLog } from './wire-log.js';
@@ -18,6 +19,21 @@ interface Config {
   basePath: string;
   agentCardUrl: string;
   remote: boolean;
+}
+
+/** One chat bubble. */
+interface Entry {
+  role: 'user' | 'agent' | 'artifact';
+  /** "You", the agent's name, or the artifact's name. */
+  who: string;
+  /** Paragraphs: a message's parts; an artifact has one, its chunks concatenated as streamed. */
+  parts: string[];
+  /** The task state a status message came with. */
+  state?: string;
+  /** An agent message's id (or a stand-in): each message is shown once, however often a task snapshot repeats it. */
+  id?: string;
+  /** An artifact's `taskId/artifactId`: appended chunks join its bubble, also after a reload. */
+  key?: string;
 }
 
 /** What survives a reload (sessionStorage): the connection form, the session and the current task's timeline. */
@@ -30,7 +46,7 @@ interface Saved {
   task?: { id: string; contextId: string; state: string } | undefined;
   lastSeq?: string | undefined;
   rows: Row[];
-  conversation: { who: string; text: string }[];
+  conversation: Entry[];
 }
 
 const STORAGE_KEY = 'a2a-playground';
@@ -49,6 +65,7 @@ const el = {
   card: byId<HTMLDivElement>('card'),
   session: byId<HTMLParagraphElement>('session'),
   conversation: byId<HTMLOListElement>('conversation'),
+  examples: byId<HTMLDivElement>('examples'),
   chatForm: byId<HTMLFormElement>('chat-form'),
   message: byId<HTMLTextAreaElement>('message'),
   file: byId<HTMLInputElement>('file'),
@@ -60,6 +77,7 @@ const el = {
   cancel: byId<HTMLButtonElement>('cancel'),
   resubscribe: byId<HTMLButtonElement>('resubscribe'),
   timeline: byId<HTMLOListElement>('timeline'),
+  timelineCount: byId<HTMLSpanElement>('timeline-count'),
   tasksForm: byId<HTMLFormElement>('tasks-form'),
   statusFilter: byId<HTMLSelectElement>('status-filter'),
   contextFilter: byId<HTMLInputElement>('context-filter'),
@@ -77,13 +95,24 @@ let connected: ProxyContext = { cardUrl: '', userHeaders: [] };
 const wireFetch = createWireFetch(wire, `${config.basePath}/api/proxy`, () => connected);
 let link: AgentLink | undefined;
 let streaming: AbortController | undefined;
+/** The connected agent's name (its bubbles' heading) and a prompt from its card (the message box's placeholder). */
+let agentName = 'Agent';
+let example = '';
 const saved: Saved = load();
 
 function load(): Saved {
   const fresh: Saved = { cardUrl: ownCardUrl, version: '1.0', auth: '', customHeaders: '', rows: [], conversation: [] };
   try {
     const raw = sessionStorage.getItem(STORAGE_KEY);
-    return raw ? { ...fresh, ...(JSON.parse(raw) as Partial<Saved>) } : fresh;
+    const loaded: Saved = raw ? { ...fresh, ...(JSON.parse(raw) as Partial<Saved>) } : fresh;
+    // Entries saved by an older page ({ who, text }) read as one paragraph each.
+    loaded.conversation = loaded.conversation.map((e) => {
+      const old = e as Partial<Entry> & { text?: string };
+      return Array.isArray(old.parts)
+        ? e
+        : { role: old.who === 'You' ? 'user' : 'agent', who: old.who ?? 'Agent', parts: [old.text ?? ''] };
+    });
+    return loaded;
   } catch {
     return fresh;
   }
@@ -181,6 +210,7 @@ async function connect(): Promise<void> {
   el.connectError.textContent = '';
   streaming?.abort();
   link = undefined;
+  showExamples([]);
   setChatEnabled(false);
   const version = el.version.value as ProtocolVersion;
   saved.cardUrl = el.cardUrl.value.trim();
@@ -205,6 +235,10 @@ async function connect(): Promise<void> {
       onFrame: (id, data) => wire.add({ kind: 'sse', ...(id ? { id } : {}), body: data }),
     };
     link = version === '1.0' ? new ClientLink(report.card, options) : new V03Link(options);
+    agentName = cardName(report.card) || 'Agent';
+    const examples = cardExamples(report.card);
+    example = examples[0] ?? '';
+    showExamples(examples);
     setChatEnabled(true);
     el.tasksNote.textContent = link.supportsList ? '' : 'ListTasks is not part of A2A 0.3.';
     say(`Connected: A2A ${version} JSON-RPC at ${endpoint}`);
@@ -220,26 +254,107 @@ function setChatEnabled(on: boolean): void {
   updateTaskControls();
 }
 
+/** The card's example prompts, as buttons that fill the message box. */
+function showExamples(examples: string[]): void {
+  replace(
+    el.examples,
+    examples.length > 0 && h('span', { class: 'hint' }, 'Try'),
+    examples.slice(0, 3).map((text) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          onClick: () => {
+            el.message.value = text;
+            el.message.focus();
+          },
+        },
+        text,
+      ),
+    ),
+  );
+  el.examples.hidden = examples.length === 0;
+}
+
 // ---- Chat and timeline ----------------------------------------------------------------------------------------------
 
 function addRow(row: Row): void {
   saved.rows.push(row);
   el.timeline.append(renderRow(row));
   while (el.timeline.childElementCount > MAX_ROWS) el.timeline.firstElementChild?.remove();
+  countRows();
 }
 
 function clearTimeline(): void {
   saved.rows = [];
   el.timeline.replaceChildren();
+  countRows();
 }
 
-function addConversation(who: string, text: string): void {
-  saved.conversation.push({ who, text });
-  el.conversation.append(h('li', { class: `from-${who}` }, h('strong', {}, `${who}: `), h('span', {}, text)));
+function countRows(): void {
+  const n = el.timeline.childElementCount;
+  el.timelineCount.textContent = n ? `(${n})` : '';
 }
 
-/** The artifact text streamed so far, one conversation entry per artifact. */
-const artifactEntries = new Map<string, HTMLSpanElement>();
+/** The artifacts shown so far, by `taskId/artifactId`: their entry and the paragraph appended chunks extend. */
+const artifactEntries = new Map<string, { entry: Entry; text: HTMLParagraphElement }>();
+/** The agent messages shown so far (ids). */
+const shownMessages = new Set<string>();
+
+function renderEntry(entry: Entry): HTMLLIElement {
+  const head =
+    entry.role === 'user'
+      ? h('span', { class: 'visually-hidden' }, 'You: ')
+      : h(
+          'div',
+          { class: 'msg-head' },
+          h('span', {}, entry.who),
+          entry.role === 'artifact' && h('span', { class: 'tag' }, 'artifact'),
+          entry.state && stateBadge(entry.state),
+          h('span', { class: 'visually-hidden' }, ': '),
+        );
+  return h(
+    'li',
+    { class: `msg msg-${entry.role}` },
+    head,
+    entry.parts.map((p) => h('p', {}, p)),
+  );
+}
+
+/** Shows an entry (and remembers it); the conversation follows the newest one unless the user scrolled up. */
+function showEntry(entry: Entry, store = true): HTMLLIElement {
+  if (store) saved.conversation.push(entry);
+  if (entry.id) shownMessages.add(entry.id);
+  const li = renderEntry(entry);
+  const box = el.conversation;
+  const following = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  box.append(li);
+  if (entry.key) artifactEntries.set(entry.key, { entry, text: li.querySelector('p') as HTMLParagraphElement });
+  if (following) box.scrollTop = box.scrollHeight;
+  return li;
+}
+
+/** An agent message (a status message or a direct answer), once: a task snapshot repeats its status message. */
+function showAgentMessage(message: Message | undefined, state?: string): void {
+  const parts = partsList(message?.parts).filter((p) => p !== '');
+  if (!message || parts.length === 0) return;
+  const id = message.messageId || `${message.taskId ?? ''}|${state ?? ''}|${parts.join('\n')}`;
+  if (shownMessages.has(id)) return;
+  showEntry({ role: 'agent', who: agentName, parts, id, ...(state ? { state } : {}) });
+}
+
+/** An artifact chunk: appended text joins its artifact's bubble exactly; a new artifact gets its own bubble. */
+function showArtifact(taskId: string, artifact: Artifact, append: boolean): void {
+  const key = `${taskId}/${artifact.artifactId}`;
+  const text = partsText(artifact.parts);
+  const shown = append ? artifactEntries.get(key) : undefined;
+  if (shown) {
+    shown.entry.parts[0] = (shown.entry.parts[0] ?? '') + text;
+    shown.text.textContent = shown.entry.parts[0];
+    return;
+  }
+  showEntry({ role: 'artifact', who: artifact.name || artifact.artifactId || 'Artifact', parts: [text], key });
+}
 
 function onResult(result: StreamResult, seq?: string): void {
   const row = toRow(result, seq);
@@ -259,24 +374,19 @@ function onResult(result: StreamResult, seq?: string): void {
   } else if (art && saved.task?.id !== art.taskId) {
     saved.task = { id: art.taskId, contextId: art.contextId, state: saved.task?.state ?? 'TASK_STATE_WORKING' };
   }
-  const agentText = partsText((task?.status ?? status?.status)?.message?.parts);
-  if (agentText) addConversation('Agent', agentText);
+  if (task) {
+    // A whole task (an answer without streaming, a stream's first event, an opened task): the artifacts not shown
+    // yet, then its status message unless already shown.
+    for (const a of task.artifacts ?? [])
+      if (!artifactEntries.has(`${task.id}/${a.artifactId}`)) showArtifact(task.id, a, false);
+    showAgentMessage(task.status.message, task.status.state);
+  }
+  if (status) showAgentMessage(status.status.message, status.status.state);
   if (result.message) {
     if (result.message.contextId) saved.contextId = result.message.contextId;
-    addConversation('Agent', partsText(result.message.parts));
+    showAgentMessage(result.message);
   }
-  if (art) {
-    const key = `${art.taskId}/${art.artifact.artifactId}`;
-    let entry = art.append ? artifactEntries.get(key) : undefined;
-    if (!entry) {
-      addConversation(art.artifact.name ?? 'Artifact', '');
-      entry = el.conversation.lastElementChild?.querySelector('span') as HTMLSpanElement;
-      artifactEntries.set(key, entry);
-    }
-    entry.textContent += partsText(art.artifact.parts);
-    const last = saved.conversation.at(-1);
-    if (last) last.text = entry.textContent ?? '';
-  }
+  if (art) showArtifact(art.taskId, art.artifact, art.append === true);
   updateTaskControls();
   save();
 }
@@ -289,14 +399,30 @@ function onError(error: unknown): void {
   save();
 }
 
+/** Whether the current task waits for the user (their next message continues it). */
+const asked = (): boolean =>
+  saved.task?.state === 'TASK_STATE_INPUT_REQUIRED' || saved.task?.state === 'TASK_STATE_AUTH_REQUIRED';
+
 function updateTaskControls(): void {
   const task = saved.task;
   el.session.textContent = saved.contextId ? `Session (contextId): ${saved.contextId}` : 'New session';
-  el.taskInfo.textContent = task
-    ? `Task ${task.id}: ${task.state}${task.state === 'TASK_STATE_INPUT_REQUIRED' ? ' — your next message answers it' : ''}`
-    : 'No task yet';
+  if (task) {
+    replace(
+      el.taskInfo,
+      'Task ',
+      h('code', {}, task.id),
+      ': ',
+      stateBadge(task.state),
+      asked() && ' — your next message answers it',
+    );
+  } else el.taskInfo.textContent = 'No task yet';
   el.cancel.disabled = !link || !task || TERMINAL_STATES.has(task.state);
   el.resubscribe.disabled = !link || !task;
+  el.message.placeholder = !link
+    ? 'Connect to an agent to chat'
+    : asked()
+      ? `Your answer to ${agentName}`
+      : example || `Message ${agentName}`;
 }
 
 async function fileParts(): Promise<Part[]> {
@@ -323,8 +449,7 @@ async function send(): Promise<void> {
     say('Type a message (or attach a file or data part) first');
     return;
   }
-  const continuing =
-    saved.task && (saved.task.state === 'TASK_STATE_INPUT_REQUIRED' || saved.task.state === 'TASK_STATE_AUTH_REQUIRED');
+  const continuing = asked();
   const message: Message = {
     messageId: crypto.randomUUID(),
     role: 'ROLE_USER',
@@ -337,7 +462,7 @@ async function send(): Promise<void> {
     saved.task = undefined;
     saved.lastSeq = undefined;
   }
-  addConversation('You', partsText(parts));
+  showEntry({ role: 'user', who: 'You', parts: partsList(parts) });
   el.message.value = '';
   el.data.value = '';
   el.file.value = '';
@@ -397,6 +522,7 @@ function newSession(): void {
   saved.lastSeq = undefined;
   saved.conversation = [];
   artifactEntries.clear();
+  shownMessages.clear();
   el.conversation.replaceChildren();
   clearTimeline();
   updateTaskControls();
@@ -421,9 +547,9 @@ async function listTasks(): Promise<void> {
         h(
           'tr',
           {},
-          h('td', {}, h('code', {}, t.id)),
-          h('td', {}, t.status.state),
-          h('td', {}, h('code', {}, t.contextId)),
+          h('td', { title: t.id }, h('code', {}, t.id)),
+          h('td', {}, stateBadge(t.status.state)),
+          h('td', { title: t.contextId }, h('code', {}, t.contextId)),
           h(
             'td',
             {},
@@ -458,9 +584,9 @@ el.version.value = saved.version;
 el.auth.value = saved.auth;
 el.customHeaders.value = saved.customHeaders;
 for (const row of saved.rows) el.timeline.append(renderRow(row));
-for (const c of saved.conversation) {
-  el.conversation.append(h('li', { class: `from-${c.who}` }, h('strong', {}, `${c.who}: `), h('span', {}, c.text)));
-}
+countRows();
+for (const entry of saved.conversation) showEntry(entry, false);
+el.conversation.scrollTop = el.conversation.scrollHeight;
 if (!config.remote) el.cardUrl.title = 'This playground reaches its own agent only (remote agents are off)';
 
 el.connectForm.addEventListener('submit', (e) => {
@@ -471,8 +597,11 @@ el.chatForm.addEventListener('submit', (e) => {
   e.preventDefault();
   void send();
 });
+// Enter sends (as in a chat), Shift+Enter starts a new line; not while an input method is composing.
 el.message.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) el.chatForm.requestSubmit();
+  if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+  e.preventDefault();
+  el.chatForm.requestSubmit();
 });
 el.tasksForm.addEventListener('submit', (e) => {
   e.preventDefault();

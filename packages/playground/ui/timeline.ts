@@ -1,4 +1,5 @@
 import { h } from './dom.js';
+import { stateBadge } from './states.js';
 import type { Part, StreamResult } from './types.js';
 
 /** One timeline row: an event (or an answer, or an error) of the current task. */
@@ -9,16 +10,18 @@ export interface Row {
   text: string;
 }
 
-export const partsText = (parts: Part[] | undefined): string =>
-  (parts ?? [])
-    .map((p) =>
-      p.text !== undefined
-        ? p.text
-        : p.data !== undefined
-          ? JSON.stringify(p.data)
-          : `[file ${p.filename ?? p.url ?? ''}${p.mediaType ? ` ${p.mediaType}` : ''}]`,
-    )
-    .join('');
+const partText = (p: Part): string =>
+  p.text !== undefined
+    ? p.text
+    : p.data !== undefined
+      ? JSON.stringify(p.data)
+      : `[file ${p.filename ?? p.url ?? ''}${p.mediaType ? ` ${p.mediaType}` : ''}]`;
+
+/** A message's parts, one string each: the chat shows them as separate paragraphs. */
+export const partsList = (parts: Part[] | undefined): string[] => (parts ?? []).map(partText);
+
+/** Parts as one string, exactly concatenated: an artifact's chunks (appended parts) read as the agent streamed them. */
+export const partsText = (parts: Part[] | undefined): string => partsList(parts).join('');
 
 export function toRow(result: StreamResult, seq?: string): Row {
   const at = seq !== undefined ? { seq } : {};
@@ -52,13 +55,15 @@ const KIND_LABELS: Record<Row['kind'], string> = {
   note: 'note',
 };
 
+/** A row: sequence number, kind and state (readable badge, then the wire value for developers), then the text. */
 export function renderRow(row: Row): HTMLLIElement {
   return h(
     'li',
     { class: `event event-${row.kind}`, 'data-kind': row.kind, ...(row.state ? { 'data-state': row.state } : {}) },
     h('span', { class: 'seq', title: 'sequence number (SSE id)' }, row.seq !== undefined ? `#${row.seq}` : '—'),
     h('span', { class: 'kind' }, KIND_LABELS[row.kind]),
-    row.state && h('span', { class: 'state' }, row.state),
-    h('span', { class: 'text' }, row.text),
+    row.state && stateBadge(row.state),
+    row.state && h('code', { class: 'state' }, row.state),
+    row.text && h('span', { class: 'text' }, row.text),
   );
 }
