@@ -1,7 +1,7 @@
 // The CommonJS half of a package's dual build, run after the ESM build (`tsc -p tsconfig.build.json`):
 // compiles src/ again as CommonJS into dist/cjs/ (tsconfig.cjs.json), marks that folder `"type": "commonjs"` so Node
 // and TypeScript read its .js and .d.ts files as CommonJS, and turns the one ESM-only expression the sources use,
-// `import.meta.url`, into its CommonJS equivalent. Used by every package's `build` script.
+// `import.meta.url`, into its CommonJS equivalent, and keeps `import('jose')` real. Used by every package's `build` script.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +15,10 @@ for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) 
   if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
   const file = join(entry.parentPath, entry.name);
   const code = readFileSync(file, 'utf8');
-  if (code.includes('import.meta.url')) {
-    writeFileSync(file, code.replaceAll('import.meta.url', "require('node:url').pathToFileURL(__filename).href"));
-  }
+  // `import('jose')` stays a real dynamic import: tsc turns it into require(), which Node without require(esm)
+  // (`--no-experimental-require-module`) refuses with ERR_REQUIRE_ESM, jose being ES modules only.
+  const fixed = code
+    .replaceAll('import.meta.url', "require('node:url').pathToFileURL(__filename).href")
+    .replaceAll("Promise.resolve().then(() => __importStar(require('jose')))", "import('jose')");
+  if (fixed !== code) writeFileSync(file, fixed);
 }

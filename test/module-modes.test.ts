@@ -145,6 +145,30 @@ describe('packed packages in every TypeScript module mode', () => {
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
 
+  // Regression: the receiver's CommonJS build required jose (ES modules only) at load, and core's lazy import of it
+  // was compiled to require(): both fail where Node has no require(esm).
+  it('CommonJS without require(esm) loads every package, and signs and verifies with jose at first use', () => {
+    const code = `for (const p of ${JSON.stringify(DUAL.map((d) => `@a2a/${d}`))}) require(p);
+      const { generatePushSigningKey, PushSigner } = require('@a2a/core');
+      const { createWebhookReceiver } = require('@a2a/webhook-receiver');
+      (async () => {
+        const key = await generatePushSigningKey('k1');
+        const signer = new PushSigner({ issuer: 'https://agent.example', keys: [key] });
+        const hook = 'https://hooks.example/a2a';
+        const receiver = createWebhookReceiver({ jwt: { jwks: await signer.jwks(), issuer: 'https://agent.example', audience: hook } });
+        const body = new TextEncoder().encode(JSON.stringify({ statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } } }));
+        const jwt = await signer.sign({ body, audience: hook, jti: 'n1', taskId: 't1' });
+        const headers = { 'content-type': 'application/json', 'a2a-notification-signature': jwt };
+        const answer = await receiver.handler.fetch(new Request(hook, { method: 'POST', headers, body }));
+        console.log(answer.status === 200 ? 'verified' : answer.status);
+      })().catch((e) => console.log(e.code ?? e.message));`;
+    const out = execFileSync(process.execPath, ['--no-experimental-require-module', '-e', code], {
+      cwd: work,
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toBe('verified');
+  });
+
   // Regression: dist/cjs/ looked for its SQL files one folder short (ENOENT …/dist/migrations/).
   it.skipIf(!hasDatabase)(
     '@a2a/postgres migrates a real database from require() and from import()',

@@ -40,6 +40,7 @@ export { parseParams, tenantScoped } from './http/json-rpc.js';
 export { isPrepared, plainResponse, preparedRefusal, prepareRequest } from './http/prepared.js';
 export { authorize } from './http/security.js';
 export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
+export { loadJose } from './load-jose.js';
 export { bufferedWebRequest } from './node/buffered-request.js';
 export { sha256Base64Url } from './push/push-signer.js';
 export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';

@@ -1,14 +1,6 @@
 import { BODY_HASH_CLAIM, SIGNATURE_HEADER, standardWebhooksSignature } from '@a2a/core';
-import { sha256Base64Url } from '@a2a/core/internal';
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  type JSONWebKeySet,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  errors as joseErrors,
-  jwtVerify,
-} from 'jose';
+import { loadJose, sha256Base64Url } from '@a2a/core/internal';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { WebhookError } from './errors.js';
 
 export interface JwtVerification {
@@ -71,20 +63,24 @@ export async function verifyAuthorization(
 
 export function jwtVerifier(options: JwtVerification) {
   const { jwks } = options;
-  const getKey: JWTVerifyGetKey =
-    typeof jwks === 'function'
-      ? jwks
-      : typeof jwks === 'string' || jwks instanceof URL
-        ? createRemoteJWKSet(new URL(jwks))
-        : createLocalJWKSet(jwks);
+  // jose is an ES module: imported at the first notification, so a CommonJS app loads the receiver without it.
+  let keys: JWTVerifyGetKey | undefined;
+  const keyGetter = (jose: typeof import('jose')): JWTVerifyGetKey =>
+    (keys ??=
+      typeof jwks === 'function'
+        ? jwks
+        : typeof jwks === 'string' || jwks instanceof URL
+          ? jose.createRemoteJWKSet(new URL(jwks))
+          : jose.createLocalJWKSet(jwks));
   const algorithms = options.algorithms ?? ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256'];
   /** The verified claims; the body hash claim must equal SHA-256 of the exact bytes received. */
   return async (raw: Uint8Array, headers: Headers): Promise<JWTPayload> => {
     const token = headers.get(SIGNATURE_HEADER);
     if (!token) throw new WebhookError(401, `missing ${SIGNATURE_HEADER} header`);
+    const jose = await loadJose();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, getKey, {
+      ({ payload } = await jose.jwtVerify(token, keyGetter(jose), {
         issuer: options.issuer,
         audience: options.audience,
         algorithms,
@@ -93,7 +89,7 @@ export function jwtVerifier(options: JwtVerification) {
         requiredClaims: ['iss', 'aud', 'iat', 'exp', 'jti'],
       }));
     } catch (error) {
-      const why = error instanceof joseErrors.JOSEError ? `${error.code}: ${error.message}` : String(error);
+      const why = error instanceof jose.errors.JOSEError ? `${error.code}: ${error.message}` : String(error);
       throw new WebhookError(401, `notification JWT rejected (${why})`);
     }
     if (payload[BODY_HASH_CLAIM] !== (await sha256Base64Url(raw))) {
