@@ -1,17 +1,26 @@
 // The ESM half of a package's build, after `tsc -p tsconfig.build.json --emitDeclarationOnly` wrote the declarations:
 // bundles each entry of package.json `exports` (its `@a2a/source` file) into the file its `import` condition names,
-// with code splitting, so every module lives in exactly one file (entries share chunks under dist/chunks/: one
-// A2AError class whichever entry it is imported from), and a dynamic `import()` (the legacy wires, the dialects)
-// becomes a chunk of its own that loads at first use. Dependencies stay external: users compose our Zod schemas
-// with their own `zod`. Why: Node's ESM loader costs ~0.3 ms per module file at start-up (docs/performance.md,
-// "Footprint"). Used by the packages' `build` scripts, before build-cjs.mjs.
+// with code splitting, so every module lives in exactly one file (the entries share chunks under dist/chunks/: one
+// A2AError class whichever entry it is imported from), and a dynamic `import()` (the legacy wires, the dialects,
+// card signing) becomes a chunk that loads at first use. Dependencies stay external: users compose our Zod schemas
+// with their own `zod`. Why: Node's ESM loader costs about a millisecond per file at start-up (docs/performance.md,
+// "Footprint"), so what an entry loads at start-up is one chunk per group below, not one file per module.
+// Used by the packages' `build` scripts, before build-cjs.mjs.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { build } from 'esbuild';
+import { join, relative, resolve } from 'node:path';
+import { rolldown } from 'rolldown';
+
+/**
+ * Entries (by output name) whose static imports each become one chunk, in this order: a module that several reach
+ * goes to the first. Runtime-neutral code first, so `@a2a/core` never loads the Node chunk; the schemas alone, so
+ * `@a2a/core/schemas` loads them without the engine. The modules that only other entries (`./internal`) or dynamic
+ * imports reach are split automatically.
+ */
+const GROUPS = ['schemas/index', 'index', 'node/index'];
 
 const root = process.cwd();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const entryPoints = {};
+const input = {};
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (typeof target !== 'object' || !target['@a2a/source']) continue;
   const source = target['@a2a/source'];
@@ -20,8 +29,9 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (relative('src', source).replace(/\.ts$/, '') !== name) {
     throw new Error(`${subpath}: ${out} must mirror ${source} (the declarations tsc wrote sit there)`);
   }
-  entryPoints[name] = source;
+  input[name] = source;
 }
+const groups = GROUPS.filter((name) => input[name]);
 
 // What an earlier build (per-file tsc output, older chunks) left; dist/cjs/ is build-cjs.mjs's.
 for (const entry of readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
@@ -29,16 +39,47 @@ for (const entry of readdirSync(join(root, 'dist'), { recursive: true, withFileT
   if (entry.isFile() && file.endsWith('.js') && !relative(join(root, 'dist'), file).startsWith('cjs')) rmSync(file);
 }
 
-await build({
-  entryPoints,
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
+/** Per group entry, the modules it imports statically, directly or not (filled once the module graph is built). */
+const reached = new Map(groups.map((name) => [name, new Set()]));
+const staticImports = {
+  name: 'static-imports',
+  buildEnd() {
+    for (const name of groups) {
+      const seen = reached.get(name);
+      const todo = [resolve(input[name])];
+      while (todo.length > 0) {
+        const id = todo.pop();
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const info = this.getModuleInfo(id);
+        if (info && !info.isExternal) todo.push(...info.importedIds);
+      }
+    }
+  },
+};
+
+const dependencies = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
+const bundle = await rolldown({
+  input,
   platform: 'node',
-  target: 'node20',
-  packages: 'external',
   tsconfig: 'tsconfig.build.json',
-  chunkNames: 'chunks/[name]-[hash]',
-  logLevel: 'warning',
+  external: [
+    /^node:/,
+    ...dependencies.map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/|$)`)),
+  ],
+  plugins: [staticImports],
+  logLevel: 'warn',
 });
+await bundle.write({
+  dir: 'dist',
+  format: 'esm',
+  chunkFileNames: 'chunks/[name]-[hash].js',
+  codeSplitting: {
+    groups: groups.map((name, i) => ({
+      name: name === 'index' ? pkg.name.split('/').pop() : name.replace(/\/index$/, ''), // chunks/core-….js
+      priority: groups.length - i,
+      test: (id) => reached.get(name).has(id),
+    })),
+  },
+});
+await bundle.close();
