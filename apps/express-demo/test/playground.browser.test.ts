@@ -177,9 +177,10 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     const page = await openPlayground();
     await send(page, 'a poem please');
     await rows(page, 'TASK_STATE_INPUT_REQUIRED').first().waitFor();
-    expect(await page.getByRole('textbox', { name: 'Message', exact: true }).getAttribute('placeholder')).toBe(
-      'Your answer to Poet',
-    );
+    // The answer goes in the message box: it has the focus back (Send was clicked) and says what it is for.
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    expect(await box.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(await box.getAttribute('placeholder')).toBe('Your answer to Poet');
     await send(page, 'the moon');
     await rows(page, 'TASK_STATE_COMPLETED').waitFor();
     const texts = (await bubbles(page)).map((b) => b.text.join('\n'));
@@ -371,6 +372,13 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await page.getByRole('button', { name: 'letter', exact: true }).click();
     expect(await box.inputValue()).toBe('letter');
     expect(await box.evaluate((e) => e === document.activeElement)).toBe(true);
+    // Shift+Enter adds a line, Enter sends.
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('two');
+    expect(await box.inputValue()).toBe('letter\ntwo');
+    await page.keyboard.press('Enter');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    expect((await bubbles(page))[0]).toEqual({ from: 'user', text: ['letter\ntwo'] });
     await connectTo(page, `${agent.url}/bad/invalid.json`); // no agent to talk to: generic, no suggestions
     await expect.poll(() => box.getAttribute('placeholder')).toBe('Connect to an agent to chat');
     expect(await page.getByRole('button', { name: 'say hello' }).count()).toBe(0);

@@ -466,6 +466,7 @@ async function send(): Promise<void> {
   el.message.value = '';
   el.data.value = '';
   el.file.value = '';
+  el.message.focus(); // the next message (or the answer to a question) goes here, also after clicking Send
   save();
   updateTaskControls();
   if (el.stream.checked) await follow((l, onEvent, signal) => l.sendStreaming(message, onEvent, signal));
