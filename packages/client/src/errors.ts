@@ -75,3 +75,14 @@ export function fromStatusError(status: number, body: unknown): A2AError {
 /** The agent answered something that is not an A2A response (wrong shape, not JSON, wrong content type). */
 export const invalidResponse = (what: string, cause?: unknown): A2AError =>
   new A2AError('InvalidAgentResponse', `Invalid agent response: ${what}`, cause === undefined ? {} : { cause });
+
+/**
+ * The agent could not be reached (refused, reset, no such host, TLS): `Unavailable`, naming the URL and the cause
+ * (undici's own error says only "fetch failed").
+ */
+export function unreachable(url: string, error: unknown): A2AError {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const why =
+    typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? (error as Error)?.message ?? error);
+  return new A2AError('Unavailable', `Could not reach the agent at ${url}: ${why}`, { cause: error });
+}

@@ -1,4 +1,5 @@
 import type { Deadline } from './deadline.js';
+import { unreachable } from './errors.js';
 import type { RequestInfo, TransportOptions } from './options.js';
 import { readCapped } from './read-capped.js';
 import { redirectTarget } from './redirect.js';
@@ -30,8 +31,12 @@ export async function send(
   const doFetch = transport.fetch ?? globalThis.fetch;
   let url = info.url;
   for (let hops = 0; ; hops++) {
+    const target = url;
     const response = await deadline.wait(
-      doFetch(url, { ...rest, headers, redirect: 'manual', signal: deadline.signal }),
+      doFetch(target, { ...rest, headers, redirect: 'manual', signal: deadline.signal }).catch((error: unknown) => {
+        // Our deadline or the caller's abort: its own reason (deadline.wait answers it); anything else is the network.
+        throw deadline.signal.aborted ? error : unreachable(target, error);
+      }),
     );
     const release = () => response.body?.cancel().catch(() => {}); // a redirect's body is never read
     let next: string | undefined;

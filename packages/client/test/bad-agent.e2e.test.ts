@@ -170,12 +170,15 @@ describe('cards that cannot be used', () => {
     expect(await typeOf(A2AClient.connect(await serveCard(401, body)))).toBe('Unauthenticated');
   });
 
-  it('an unreachable agent rejects with the network error', async () => {
+  it('an unreachable agent is Unavailable, naming the URL and the cause (not a bare "fetch failed")', async () => {
     const url = await serveCard(200, '{}');
     await server?.close();
     server = undefined;
     const error = await errorOf(A2AClient.connect(url));
-    expect(isA2AError(error)).toBe(false);
-    expect((error as Error).name).toBe('TypeError');
+    expect(isA2AError(error) && error.type).toBe('Unavailable');
+    expect((error as Error).message).toMatch(
+      /^Could not reach the agent at http:\/\/127\.0\.0\.1:\d+\/\S*: ECONNREFUSED$/,
+    );
+    expect((error as Error).cause).toBeInstanceOf(TypeError); // fetch's own error, kept
   });
 });
