@@ -249,7 +249,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   }
   // v0.2's extended card over plain HTTP, with the other older wires when the card declares one (made at its first
   // request).
-  const v02CardServed = policy.legacy && engine.capabilities.extendedAgentCard === true;
+  const v02CardServed = policy.legacy && Boolean(engine.capabilities.extendedAgentCard);
   let v02Card: Dialect | undefined;
   async function loadV02Card() {
     const { v02ExtendedCard } = await v02CardModule();
