@@ -23,4 +23,10 @@ describe('package hygiene', () => {
     expect(pkg.homepage).toBe(`${REPO}/tree/main/packages/${dir}#readme`);
     expect(pkg.bugs).toEqual({ url: `${REPO}/issues` });
   });
+
+  it("core's telemetry scope version is the package's version (bump src/telemetry/scope.ts with package.json)", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'core', 'package.json'), 'utf8'));
+    const scope = readFileSync(join(ROOT, 'packages', 'core', 'src', 'telemetry', 'scope.ts'), 'utf8');
+    expect(/SCOPE_VERSION = '([^']+)'/.exec(scope)?.[1]).toBe(pkg.version);
+  });
 });

@@ -109,6 +109,10 @@ describe('traces', () => {
 
     const server_ = one('A2AService/SendStreamingMessage');
     expect(server_.kind).toBe(api.SpanKind.SERVER);
+    // The scope names the package and its version (it was undefined).
+    const scope = (server_ as unknown as { instrumentationScope?: { name: string; version?: string } })
+      .instrumentationScope;
+    expect(scope).toMatchObject({ name: '@a2a/core', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(server_.attributes).toMatchObject({
       'rpc.system': 'jsonrpc',
       'rpc.service': 'A2AService',

@@ -1,5 +1,6 @@
 import type { Counter, Histogram, Meter, Tracer, TracerProvider, UpDownCounter } from '@opentelemetry/api';
 import { type OtelApi, otelApi } from './otel-api.js';
+import { SCOPE, SCOPE_VERSION } from './scope.js';
 
 /** The A2A instruments (names and units in the README, "Observability"). */
 export interface A2AInstruments {
@@ -23,8 +24,6 @@ export interface Telemetry {
   metrics: A2AInstruments | undefined;
 }
 
-const SCOPE = '@a2a/core';
-
 let cache: { api: OtelApi; traces: unknown; meter: Meter; value: Telemetry | undefined } | undefined;
 let noopTracerProvider: TracerProvider | undefined;
 
@@ -38,7 +37,7 @@ export function telemetry(): Telemetry | undefined {
   if (!api) return undefined;
   const provider = api.trace.getTracerProvider();
   const traces = provider instanceof api.ProxyTracerProvider ? provider.getDelegate() : provider;
-  const meter = api.metrics.getMeterProvider().getMeter(SCOPE);
+  const meter = api.metrics.getMeterProvider().getMeter(SCOPE, SCOPE_VERSION);
   if (cache && cache.api === api && cache.traces === traces && cache.meter === meter) return cache.value;
   noopTracerProvider ??= new api.ProxyTracerProvider().getDelegate();
   const tracing = traces !== noopTracerProvider;
@@ -47,7 +46,7 @@ export function telemetry(): Telemetry | undefined {
     tracing || metering
       ? {
           api,
-          tracer: tracing ? api.trace.getTracer(SCOPE) : undefined,
+          tracer: tracing ? api.trace.getTracer(SCOPE, SCOPE_VERSION) : undefined,
           metrics: metering ? instruments(meter) : undefined,
         }
       : undefined;
