@@ -2,13 +2,14 @@
 // Install size and cold-start cost of @a2a/core and every framework adapter as a user gets them (packed tarballs, npm
 // install into a fresh project), next to the official SDK on Express. Figures go to docs/performance.md
 // ("Footprint").
-//   node scripts/footprint.mjs [--runs 15] [--sdk] [--root DIR]
+//   node scripts/footprint.mjs [--runs 15] [--sdk] [--root DIR] [--before DIR]
 // For each adapter it reports what importing core + the adapter adds to importing its framework alone ("adds"), and
 // for `@a2a/core/node` what it adds to a bare `node`: medians of CPU time (user + system of the child, which a busy
 // machine disturbs less) and of wall time over `--runs` fresh processes each. The processes of all cases take turns
-// (one of each, then again), so load from other jobs falls on every case alike. --sdk also measures
-// @a2a-js/sdk 1.3.0 on Express (in its own install); --root packs another built checkout of this repo instead (e.g.
-// main before a change, for a before/after comparison). A few minutes at --runs 15.
+// (one of each, then again), so load from other jobs falls on every case alike. --sdk also measures @a2a-js/sdk 1.3.0
+// on Express (its own install); --root packs another built checkout of this repo instead of this one; --before packs
+// a second built checkout (e.g. main before a change) and measures it in the same turns, for a before/after table.
+// A few minutes at --runs 15 (about twice that with --before).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,12 @@ import { parseArgs } from 'node:util';
 import { npmEnv, packPackages } from './pack-packages.mjs';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, sdk: { type: 'boolean' }, root: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '15' },
+    sdk: { type: 'boolean' },
+    root: { type: 'string' },
+    before: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
 
@@ -66,14 +72,14 @@ const du = (path) => {
 const imports = (names) => names.map((name) => `await import(${JSON.stringify(name)});`).join(' ');
 
 /**
- * Runs every case `runs` times in `dir` (after one warm-up round), one process of each case in turn; returns per
- * case the medians of wall time (ms) and of the process's own CPU time (user + system, ms).
+ * Runs every case (`[name, dir, code]`) `runs` times (after one warm-up round), one process of each case in turn;
+ * returns per case name the medians of wall time (ms) and of the process's own CPU time (user + system, ms).
  */
-function coldStarts(dir, cases) {
+function coldStarts(cases) {
   const report = 'const u = process.cpuUsage(); console.log((u.user + u.system) / 1000);';
-  const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, { wall: [], cpu: [] }]));
+  const samples = Object.fromEntries(cases.map(([name]) => [name, { wall: [], cpu: [] }]));
   for (let i = 0; i <= runs; i++) {
-    for (const [name, code] of Object.entries(cases)) {
+    for (const [name, dir, code] of cases) {
       const t0 = process.hrtime.bigint();
       const out = spawnSync(process.execPath, ['--input-type=module', '-e', `${code}\n${report}`], {
         cwd: dir,
@@ -97,54 +103,52 @@ const ms = (n) => `${n.toFixed(0)} ms`;
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const work = mkdtempSync(join(tmpdir(), 'a2a-footprint-'));
 try {
-  const tarballs = packPackages(join(work, 'tarballs'), ['core', ...ADAPTERS.map((a) => a.dir)], values.root);
-  const ours = join(work, 'ours');
-  const packages = install(ours, [...Object.values(tarballs), ...FRAMEWORKS]);
-  const sizes = ['@a2a/core', 'zod', 'jose', 'lru.min', 'ipaddr.js', 'canonicalize']
-    .map((name) => `${name} ${mb(du(join(ours, 'node_modules', name)))}`)
-    .join(', ');
-  console.log(`core, 6 adapters and their frameworks: ${mb(du(join(ours, 'node_modules')))}, ${packages} packages`);
-  console.log(`  of which ${sizes}`);
-
-  const cases = { bare: '', node: imports(['@a2a/core/node']) };
-  for (const { dir, framework, adapter } of ADAPTERS) {
-    cases[`${dir} alone`] = imports(framework);
-    cases[dir] = imports(['@a2a/core', ...adapter, ...framework]);
+  // One install per checkout: this one (or --root), and --before's.
+  const checkouts = [['after', values.root], ...(values.before ? [['before', values.before]] : [])];
+  const cases = [];
+  for (const [label, root] of checkouts) {
+    const tarballs = packPackages(join(work, `tarballs-${label}`), ['core', ...ADAPTERS.map((a) => a.dir)], root);
+    const dir = join(work, label);
+    const packages = install(dir, [...Object.values(tarballs), ...FRAMEWORKS]);
+    const sizes = ['@a2a/core', 'zod', 'jose', 'lru.min', 'ipaddr.js', 'canonicalize']
+      .map((name) => `${name} ${mb(du(join(dir, 'node_modules', name)))}`)
+      .join(', ');
+    const all = mb(du(join(dir, 'node_modules')));
+    console.log(`${label}: core, 6 adapters and their frameworks: ${all}, ${packages} packages; of which ${sizes}`);
+    cases.push([`${label} bare`, dir, ''], [`${label} node`, dir, imports(['@a2a/core/node'])]);
+    for (const { dir: name, framework, adapter } of ADAPTERS) {
+      cases.push([`${label} ${name} alone`, dir, imports(framework)]);
+      cases.push([`${label} ${name}`, dir, imports(['@a2a/core', ...adapter, ...framework])]);
+    }
   }
-  const times = coldStarts(ours, cases);
-  const adds = (name, base) => ({ cpu: times[name].cpu - times[base].cpu, wall: times[name].wall - times[base].wall });
-
-  console.log(`\ncold import, medians of ${runs} fresh processes each, Node ${process.version}; bare node -e '':`);
-  console.log(`${ms(times.bare.cpu)} CPU / ${ms(times.bare.wall)} wall\n`);
-  console.log(row(['', 'framework alone (CPU / wall)', 'with core + adapter', 'adds CPU', 'adds wall']));
-  console.log(row(['---', '---', '---', '---', '---']));
-  const node = adds('node', 'bare');
-  console.log(row(['`@a2a/core/node` (vs bare node)', '', '', ms(node.cpu), ms(node.wall)]));
-  for (const { dir } of ADAPTERS) {
-    const alone = times[`${dir} alone`];
-    const added = adds(dir, `${dir} alone`);
-    console.log(
-      row([
-        dir,
-        `${ms(alone.cpu)} / ${ms(alone.wall)}`,
-        `${ms(times[dir].cpu)} / ${ms(times[dir].wall)}`,
-        ms(added.cpu),
-        ms(added.wall),
-      ]),
-    );
-  }
-
   if (values.sdk) {
-    const sdk = join(work, 'sdk');
-    const sdkPackages = install(sdk, ['@a2a-js/sdk@1.3.0', 'express@5']);
-    const sdkTimes = coldStarts(sdk, {
-      express: imports(['express']),
-      sdk: imports(['@a2a-js/sdk/server', '@a2a-js/sdk/server/express', 'express']),
-    });
-    const cpu = sdkTimes.sdk.cpu - sdkTimes.express.cpu;
-    const wall = sdkTimes.sdk.wall - sdkTimes.express.wall;
+    const dir = join(work, 'sdk');
+    const packages = install(dir, ['@a2a-js/sdk@1.3.0', 'express@5']);
+    console.log(`@a2a-js/sdk 1.3.0 + express 5: ${mb(du(join(dir, 'node_modules')))}, ${packages} packages`);
+    cases.push(['sdk express alone', dir, imports(['express'])]);
+    cases.push(['sdk', dir, imports(['@a2a-js/sdk/server', '@a2a-js/sdk/server/express', 'express'])]);
+  }
+  const times = coldStarts(cases);
+  const adds = (name, base) => ({ cpu: times[name].cpu - times[base].cpu, wall: times[name].wall - times[base].wall });
+  const labels = checkouts.map(([label]) => label).reverse(); // before, after
+
+  console.log(`\ncold import, medians of ${runs} fresh processes each, Node ${process.version}`);
+  console.log(`bare node -e '': ${ms(times['after bare'].cpu)} CPU / ${ms(times['after bare'].wall)} wall\n`);
+  const heads = labels.length > 1 ? labels.map((l) => ` (${l})`) : [''];
+  console.log(
+    row(['', 'framework alone, CPU', ...heads.map((h) => `adds CPU${h}`), ...heads.map((h) => `adds wall${h}`)]),
+  );
+  console.log(row(Array(2 + 2 * heads.length).fill('---')));
+  const line = (title, alone, name, base) => {
+    const added = labels.map((label) => adds(`${label} ${name}`, `${label} ${base}`));
+    console.log(row([title, alone, ...added.map((a) => ms(a.cpu)), ...added.map((a) => ms(a.wall))]));
+  };
+  line('`@a2a/core/node` (vs bare node)', '', 'node', 'bare');
+  for (const { dir } of ADAPTERS) line(dir, ms(times[`after ${dir} alone`].cpu), dir, `${dir} alone`);
+  if (values.sdk) {
+    const sdk = adds('sdk', 'sdk express alone');
     console.log(
-      `\n@a2a-js/sdk 1.3.0 + express 5 (${mb(du(join(sdk, 'node_modules')))}, ${sdkPackages} packages): adds ${ms(cpu)} CPU / ${ms(wall)} wall to express alone (${ms(sdkTimes.express.cpu)} CPU)`,
+      `\n@a2a-js/sdk 1.3.0 on express 5: adds ${ms(sdk.cpu)} CPU / ${ms(sdk.wall)} wall to express alone (${ms(times['sdk express alone'].cpu)} CPU)`,
     );
   }
 } finally {
