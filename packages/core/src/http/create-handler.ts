@@ -34,6 +34,7 @@ import { parseRequestUrl, type RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { matchRest, serveRest } from './rest.js';
 import { authorize, challenges } from './security.js';
+import { unknownOptionWarnings } from './unknown-options.js';
 
 /** What the host (an adapter, or your own code) knows about the caller. */
 export interface A2ARequestContext {
@@ -197,6 +198,7 @@ const v02CardModule = onDemand(() => import('../compat/v02-extended-card.js'));
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
+  for (const warning of unknownOptionWarnings(options)) engine.log.warn(warning);
   const basePath = checkBasePath(options.basePath);
   const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;

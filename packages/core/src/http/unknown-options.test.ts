@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createA2AHandler } from '../index.js';
+import { unknownOptionWarnings } from './unknown-options.js';
+
+const agentCard = {
+  name: 'A',
+  description: 'd',
+  version: '1',
+  skills: [{ id: 's', name: 's', description: 'd', tags: ['t'] }],
+};
+const executor = { execute: async () => {} };
+
+describe('unknown createA2AHandler options', () => {
+  it('names each one, with the known option it is closest to', () => {
+    expect(unknownOptionWarnings({ routs: {}, maxBodySize: 1, basePath: '/a2a', frobnicate: true })).toEqual([
+      "createA2AHandler: unknown option 'routs' (ignored); did you mean 'routes'?",
+      "createA2AHandler: unknown option 'maxBodySize' (ignored); did you mean 'maxBodyBytes'?",
+      "createA2AHandler: unknown option 'frobnicate' (ignored)",
+    ]);
+    expect(unknownOptionWarnings({ agentCard, executor, trustProxy: true, onWarning: () => {} })).toEqual([]);
+  });
+
+  it('are reported through onWarning when the handler is made', () => {
+    const warnings: string[] = [];
+    createA2AHandler({ agentCard, executor, onWarning: (w) => warnings.push(w), ...{ maxBodySize: 10 } });
+    expect(warnings).toContain(
+      "createA2AHandler: unknown option 'maxBodySize' (ignored); did you mean 'maxBodyBytes'?",
+    );
+  });
+});

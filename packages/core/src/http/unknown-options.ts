@@ -1,0 +1,80 @@
+import type { A2AHandlerOptions } from './create-handler.js';
+
+type OptionName = A2AHandlerOptions extends infer T ? (T extends unknown ? keyof T : never) : never;
+
+// Every option createA2AHandler reads; typed so that adding an option without listing it here fails to compile.
+const KNOWN: Record<OptionName, true> = {
+  basePath: true,
+  routes: true,
+  publicUrl: true,
+  trustProxy: true,
+  maxBodyBytes: true,
+  maxJsonDepth: true,
+  keepAliveMs: true,
+  earlyStreamErrors: true,
+  cardMaxAgeSeconds: true,
+  legacyVersions: true,
+  strictVersionHeader: true,
+  headerlessCard: true,
+  v03RestStreamFrames: true,
+  signAgentCard: true,
+  health: true,
+  dialects: true,
+  context: true,
+  requestHandler: true,
+  agentCard: true,
+  executor: true,
+  taskStore: true,
+  pushConfigStore: true,
+  extendedAgentCard: true,
+  validatePushUrl: true,
+  pushNotifications: true,
+  logger: true,
+  onError: true,
+  acceptAnyInputMode: true,
+  onWarning: true,
+  now: true,
+  coordinator: true,
+  storeRetryMs: true,
+};
+
+/**
+ * One warning per option name createA2AHandler does not know (`routs`, `maxBodySize`): TypeScript catches them,
+ * JavaScript passes them silently and the default applies. Names the closest known option.
+ */
+export function unknownOptionWarnings(options: object): string[] {
+  const known = Object.keys(KNOWN);
+  return Object.keys(options)
+    .filter((name) => !Object.hasOwn(KNOWN, name))
+    .map((name) => {
+      const near = closest(name, known);
+      return `createA2AHandler: unknown option '${name}' (ignored)${near ? `; did you mean '${near}'?` : ''}`;
+    });
+}
+
+/** The known name nearest to `name` (case aside, Levenshtein distance), if at most half of it differs. */
+function closest(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.ceil(name.length / 2) + 1; // at most half the name changed
+  for (const candidate of known) {
+    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] as number;
+}
