@@ -2,6 +2,7 @@ import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
   bufferedWebRequest,
   checkMountable,
+  forwardedOrigin,
   isPrepared,
   plainResponse,
   preparedRefusal,
@@ -136,12 +137,9 @@ function drainOnCancel(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Ar
   });
 }
 
+/** The request's URL on the origin X-Forwarded-Proto/Host name (core's reading: an http(s) origin or nothing). */
 function forwardedUrl(raw: Request): string | undefined {
-  const first = (name: string) => raw.headers.get(name)?.split(',')[0]?.trim() || undefined;
-  const proto = first('x-forwarded-proto');
-  const host = first('x-forwarded-host');
-  if (!proto && !host) return undefined;
   const url = new URL(raw.url);
-  const origin = `${proto ?? url.protocol.slice(0, -1)}://${host ?? url.host}`;
-  return origin + raw.url.slice(url.origin.length);
+  const origin = forwardedOrigin(raw.headers, url.origin);
+  return origin === undefined ? undefined : `${origin}${url.pathname}${url.search}`;
 }
