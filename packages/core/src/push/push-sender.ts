@@ -5,26 +5,28 @@ import type { PushConfigStore, TaskEventRecord, TaskStore } from '../store/task-
 import { isTerminal } from '../task-state.js';
 import { A2ALog, type A2ALogger } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
-import { countPushDelivery, type PushAttemptTelemetry, startPushAttempt } from '../telemetry/push-span.js';
-import { deadlineSignal } from './deadline-signal.js';
+import { countPushDelivery, startPushAttempt } from '../telemetry/push-span.js';
 import {
   InMemoryPushDeliveryStateStore,
   type PushConfigHealth,
   type PushDeliveryState,
   type PushDeliveryStateStore,
 } from './delivery-state.js';
+import { attemptPush, type PushAttemptContext } from './push-attempt.js';
+import type { OutgoingNotification } from './push-headers.js';
 import type { PushNotificationHook } from './push-hook.js';
-import { type PushSigner, SIGNATURE_HEADER } from './push-signer.js';
+import { type ConfigQueue, PushQueues, TaskWatcher } from './push-queue.js';
+import type { PushSigner } from './push-signer.js';
 import {
-  backoffDelay,
-  type ResolvedRetryPolicy,
+  type AttemptOutcome,
+  attemptBudget,
+  healthAfterFailure,
   type RetryPolicy,
   resolveRetryPolicy,
-  retryAfterMs,
+  retryDelay,
   sleep,
 } from './retry-policy.js';
 import { createPushUrlValidator, type HostResolver, PushUrlGuard, type PushUrlPolicy } from './ssrf-guard.js';
-import { standardWebhooksSignature } from './standard-webhooks.js';
 
 /** One serialised notification. */
 export interface PushPayload {
@@ -116,9 +118,7 @@ const encoder = new TextEncoder();
 export class PushSender implements PushNotificationHook {
   readonly guard: PushUrlGuard | undefined;
   readonly validatePushUrl?: (url: string) => Promise<void>;
-  private readonly fetchFn: (url: string, init: RequestInit) => Promise<Response>;
-  private readonly retry: ResolvedRetryPolicy;
-  private readonly timeoutMs: number;
+  private readonly attempts: PushAttemptContext;
   private readonly serialize: PushSerializer;
   private readonly states: PushDeliveryStateStore;
   private readonly random: () => number;
@@ -126,21 +126,26 @@ export class PushSender implements PushNotificationHook {
   private log: A2ALog;
   private readonly closed = new AbortController();
   private readonly watchers = new Map<string, TaskWatcher>();
-  private readonly queues = new Map<string, ConfigQueue>();
-  private idleWaiters: (() => void)[] = [];
+  private readonly queues: PushQueues;
   private env: { store: TaskStore; pushStore: PushConfigStore } | undefined;
 
   constructor(private readonly options: PushSenderOptions = {}) {
     this.guard = options.ssrf === false ? undefined : new PushUrlGuard(options.ssrf);
     if (this.guard) this.validatePushUrl = createPushUrlValidator(this.guard, options.resolve);
-    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
-    this.retry = resolveRetryPolicy(options.retry);
-    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.attempts = {
+      fetch: options.fetch ?? ((url, init) => fetch(url, init)),
+      guard: this.guard,
+      signing: options,
+      retry: resolveRetryPolicy(options.retry),
+      timeoutMs: options.timeoutMs ?? 15_000,
+      closed: this.closed.signal,
+    };
     this.serialize = options.serialize ?? defaultPushSerializer;
     this.states = options.stateStore ?? new InMemoryPushDeliveryStateStore();
     this.random = options.random ?? Math.random;
     this.log = new A2ALog(options.logger, options.onError);
     this.onError = (error) => this.log.error(error);
+    this.queues = new PushQueues((queue) => this.drain(queue), this.onError);
     void loadOpenTelemetry(); // optional: client spans and metrics once an OpenTelemetry SDK is registered
   }
 
@@ -205,8 +210,7 @@ export class PushSender implements PushNotificationHook {
 
   /** Resolves once no notification is queued or in flight. */
   idle(): Promise<void> {
-    if (this.queues.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.queues.idle();
   }
 
   /** The JWKS route (served by `createA2AHandler` at `/.well-known/jwks.json`) when notifications are signed. */
@@ -238,23 +242,10 @@ export class PushSender implements PushNotificationHook {
   /** Hands a log entry to the queue of every config that has not seen it yet. */
   private async dispatch(record: TaskEventRecord): Promise<void> {
     const env = this.requireEnv();
-    for (const config of await env.pushStore.listPushConfigs(record.taskId)) {
-      const key = `${record.taskId}\u0000${config.id}`;
-      let queue = this.queues.get(key);
-      if (!queue) {
-        queue = new ConfigQueue(
-          record.taskId,
-          config.id,
-          (q) => this.drain(q),
-          (q) => this.queueDone(q),
-          this.onError,
-        );
-        this.queues.set(key, queue);
-      }
-      queue.push(record);
-    }
+    for (const config of await env.pushStore.listPushConfigs(record.taskId)) this.queues.push(config.id, record);
   }
 
+  /** Sends a queue's events in order, skipping those behind the config's cursor; stops for a gone config. */
   private async drain(queue: ConfigQueue): Promise<void> {
     for (let record = queue.shift(); record; record = queue.shift()) {
       if (this.closed.signal.aborted) return queue.clear();
@@ -271,15 +262,6 @@ export class PushSender implements PushNotificationHook {
     }
   }
 
-  private queueDone(queue: ConfigQueue): void {
-    const key = `${queue.taskId}\u0000${queue.configId}`;
-    if (this.queues.get(key) === queue) this.queues.delete(key);
-    if (this.queues.size > 0) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
   /** One event to one config, retried within the budget; updates the cursor and health. */
   private async deliver(
     config: TaskPushNotificationConfig,
@@ -290,8 +272,14 @@ export class PushSender implements PushNotificationHook {
     const save = (next: PushDeliveryState) => this.states.set(config.taskId, config.id, next);
     if (!payload) return save({ ...state, lastDeliveredSeq: record.seq });
     const notificationId = `${config.taskId}:${config.id}:${record.seq}`;
-    const budget = state.health === 'failing' ? this.retry.failingAttempts : this.retry.maxAttempts;
-    const body = encoder.encode(payload.body);
+    const notification: OutgoingNotification = {
+      id: notificationId,
+      seq: record.seq,
+      contentType: payload.contentType,
+      body: encoder.encode(payload.body),
+    };
+    const retry = this.attempts.retry;
+    const budget = attemptBudget(retry, state.health);
     let outcome: AttemptOutcome = { kind: 'retry', reason: 'not attempted' };
     let attempts = 0;
     while (attempts < budget && !this.closed.signal.aborted) {
@@ -303,7 +291,7 @@ export class PushSender implements PushNotificationHook {
         seq: record.seq,
         attempt: attempts,
       });
-      outcome = await this.attempt(config, record, notificationId, payload.contentType, body, trace);
+      outcome = await attemptPush(this.attempts, config, notification, trace);
       trace?.end(outcome);
       if (outcome.kind === 'ok') {
         countPushDelivery(true);
@@ -319,11 +307,10 @@ export class PushSender implements PushNotificationHook {
         return;
       }
       if (outcome.kind !== 'retry' || attempts >= budget) break;
-      const delay = outcome.retryAfterMs ?? backoffDelay(this.retry, attempts, this.random);
-      await sleep(delay, this.closed.signal);
+      await sleep(retryDelay(retry, outcome, attempts, this.random), this.closed.signal);
     }
     if (this.closed.signal.aborted) return; // shutdown: the cursor stays, a durable deployment resumes here
-    const health: PushConfigHealth = outcome.kind === 'disable' ? 'disabled' : 'failing';
+    const health: PushConfigHealth = healthAfterFailure(outcome);
     await save({
       lastDeliveredSeq: record.seq,
       health,
@@ -354,175 +341,7 @@ export class PushSender implements PushNotificationHook {
       );
     }
   }
-
-  private async attempt(
-    config: TaskPushNotificationConfig,
-    record: TaskEventRecord,
-    notificationId: string,
-    contentType: string,
-    body: Uint8Array,
-    trace: PushAttemptTelemetry | undefined,
-  ): Promise<AttemptOutcome> {
-    let headers: Headers;
-    try {
-      // Checked again at send time: configs may come from a store another process wrote.
-      this.guard?.checkUrl(config.url);
-      headers = await this.headers(config, record, notificationId, contentType, body);
-    } catch (error) {
-      return { kind: 'disable', reason: errorMessage(error) };
-    }
-    trace?.inject(headers);
-    const deadline = deadlineSignal(this.closed.signal, this.timeoutMs);
-    let response: Response;
-    try {
-      const init: RequestInit = {
-        method: 'POST',
-        headers,
-        body: body as Uint8Array<ArrayBuffer>,
-        redirect: 'manual',
-        signal: deadline.signal,
-      };
-      response = await (trace ? trace.run(() => this.fetchFn(config.url, init)) : this.fetchFn(config.url, init));
-    } catch (error) {
-      if (isBlockedAddress(error)) return { kind: 'disable', reason: errorMessage(error) };
-      return {
-        kind: 'retry',
-        reason: deadline.timedOut ? `timed out after ${this.timeoutMs} ms` : errorMessage(error),
-      };
-    } finally {
-      deadline.dispose();
-    }
-    // Only the status matters: never buffer what a receiver sends back.
-    void response.body?.cancel().catch(() => {});
-    const status = response.status;
-    if (status >= 200 && status < 300) return { kind: 'ok', status };
-    if (status === 410) return { kind: 'disable', status, reason: 'webhook answered 410 Gone' };
-    if (status === 413) return { kind: 'drop', status, reason: 'webhook answered 413: notification too large' };
-    if (status >= 300 && status < 400)
-      return { kind: 'drop', status, reason: `webhook answered a redirect (${status}); redirects are not followed` };
-    const retryAfter =
-      status === 429 || status === 503
-        ? retryAfterMs(response.headers.get('retry-after'), this.retry.maxDelayMs)
-        : undefined;
-    return {
-      kind: 'retry',
-      status,
-      reason: `webhook answered ${status}`,
-      ...(retryAfter !== undefined && { retryAfterMs: retryAfter }),
-    };
-  }
-
-  private async headers(
-    config: TaskPushNotificationConfig,
-    record: TaskEventRecord,
-    notificationId: string,
-    contentType: string,
-    body: Uint8Array,
-  ): Promise<Headers> {
-    const timestamp = Math.floor(Date.now() / 1000);
-    // Headers rejects CR/LF in values, so a config cannot inject headers.
-    const headers = new Headers({
-      'content-type': contentType,
-      'a2a-notification-id': notificationId,
-      'a2a-notification-seq': String(record.seq),
-      'webhook-id': notificationId,
-      'webhook-timestamp': String(timestamp),
-    });
-    const auth = config.authentication;
-    if (auth?.credentials) headers.set('authorization', `${auth.scheme} ${auth.credentials}`);
-    if (config.token) headers.set('x-a2a-notification-token', config.token);
-    const secret =
-      typeof this.options.standardWebhooksSecret === 'function'
-        ? this.options.standardWebhooksSecret(config)
-        : this.options.standardWebhooksSecret;
-    if (secret)
-      headers.set('webhook-signature', await standardWebhooksSignature(secret, notificationId, timestamp, body));
-    if (this.options.signer) {
-      const jwt = await this.options.signer.sign({
-        body,
-        audience: config.url,
-        jti: notificationId,
-        taskId: config.taskId,
-      });
-      headers.set(SIGNATURE_HEADER, jwt);
-    }
-    return headers;
-  }
 }
-
-type AttemptOutcome =
-  | { kind: 'ok'; status: number }
-  | { kind: 'retry'; reason: string; status?: number; retryAfterMs?: number }
-  | { kind: 'drop' | 'disable'; reason: string; status?: number };
-
-class TaskWatcher {
-  from = Number.POSITIVE_INFINITY;
-  private readonly controller = new AbortController();
-  readonly signal: AbortSignal;
-
-  constructor(
-    readonly taskId: string,
-    parent: AbortSignal,
-  ) {
-    this.signal = AbortSignal.any([parent, this.controller.signal]);
-  }
-
-  stop(): void {
-    this.controller.abort();
-  }
-}
-
-/** Pending events of one config, drained by one loop at a time. */
-class ConfigQueue {
-  private pending: TaskEventRecord[] = [];
-  private running = false;
-
-  constructor(
-    readonly taskId: string,
-    readonly configId: string,
-    private readonly drain: (queue: ConfigQueue) => Promise<void>,
-    private readonly done: (queue: ConfigQueue) => void,
-    private readonly onError: (error: unknown) => void,
-  ) {}
-
-  push(record: TaskEventRecord): void {
-    this.pending.push(record);
-    if (this.running) return;
-    this.running = true;
-    void this.loop();
-  }
-
-  shift(): TaskEventRecord | undefined {
-    return this.pending.shift();
-  }
-
-  clear(): void {
-    this.pending = [];
-  }
-
-  private async loop(): Promise<void> {
-    while (this.pending.length > 0) {
-      try {
-        await this.drain(this);
-      } catch (error) {
-        this.onError(error);
-      }
-    }
-    this.running = false;
-    this.done(this);
-  }
-}
-
-const errorMessage = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
-};
-
-const isBlockedAddress = (error: unknown): boolean =>
-  error instanceof Error &&
-  (error.name === 'BlockedAddressError' ||
-    (error.cause instanceof Error && error.cause.name === 'BlockedAddressError'));
 
 /** URLs may carry secrets in the query: log origin and path only. */
 const redact = (url: string): string => {
