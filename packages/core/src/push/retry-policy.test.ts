@@ -56,6 +56,7 @@ describe('retryAfterMs', () => {
   it('reads an HTTP date as the time left until it', () => {
     expect(retryAfterMs(new Date(NOW + 7000).toUTCString(), 60_000, NOW)).toBe(7000);
     expect(retryAfterMs('Fri, 27 Nov 2026 12:00:30 GMT', 60_000, NOW)).toBe(30_000);
+    expect(retryAfterMs('Friday, 27-Nov-26 12:00:30 GMT', 60_000, NOW)).toBe(30_000); // the obsolete RFC 850 form
   });
 
   it('a date already past means now', () => {
@@ -71,6 +72,18 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(null, 5000, NOW)).toBeUndefined();
     expect(retryAfterMs('', 5000, NOW)).toBeUndefined();
     expect(retryAfterMs('soon', 5000, NOW)).toBeUndefined();
+  });
+
+  it('is undefined for what V8’s lenient Date.parse would take for a date (fractions, signs, stray words)', () => {
+    // Date.parse('1.5') is 5 Jan 2001: read as a date, each of these meant "retry now", with no backoff at all.
+    for (const header of ['1.5', '-1', '+5', '2.0', 'abc 1', 'in 5', '5 s']) {
+      expect(retryAfterMs(header, 5000, NOW), header).toBeUndefined();
+    }
+    expect(responseOutcome(503, '1.5', policy, NOW)).toEqual({
+      kind: 'retry',
+      status: 503,
+      reason: 'webhook answered 503',
+    });
   });
 });
 

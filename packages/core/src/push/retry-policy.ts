@@ -90,9 +90,19 @@ export function healthAfterFailure(outcome: AttemptOutcome): PushConfigHealth {
 export function retryAfterMs(header: string | null, maxMs: number, now = Date.now()): number | undefined {
   if (!header) return undefined;
   const trimmed = header.trim();
-  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  const ms = /^\d+$/.test(trimmed)
+    ? Number(trimmed) * 1000
+    : HTTP_DATE.test(trimmed)
+      ? Date.parse(trimmed) - now
+      : Number.NaN;
   return Number.isFinite(ms) ? Math.min(Math.max(0, ms), maxMs) : undefined;
 }
+
+/**
+ * Every HTTP-date form starts with the day's name (RFC 9110 §5.6.7). Checked before Date.parse, which takes '1.5' or
+ * '-1' for a day in 2001, so a malformed header meant an immediate retry instead of the backoff.
+ */
+const HTTP_DATE = /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i;
 
 /** Resolves after `ms`, or early (without throwing) when the signal aborts. The timer does not hold the process. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
