@@ -1,4 +1,4 @@
-import { isA2AError } from '@a2a/core';
+import { isA2AError, type StreamResponse } from '@a2a/core';
 import { BoundedCache, isJsonContentType, readBodyBytes } from '@a2a/core/internal';
 import { StreamResponseSchema } from '@a2a/core/schemas';
 import secureJson from 'secure-json-parse';
@@ -120,20 +120,7 @@ export class WebhookReceiver {
       throw new WebhookError(400, 'body is not valid JSON');
     }
     const v03 = isV03Payload(json);
-    let parsed: ReturnType<typeof StreamResponseSchema.safeParse>;
-    try {
-      parsed = StreamResponseSchema.safeParse(v03 ? fromV03(json as Record<string, unknown>) : json);
-    } catch {
-      throw new WebhookError(400, 'body is not an A2A notification');
-    }
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new WebhookError(
-        400,
-        `body is not an A2A notification (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`,
-      );
-    }
-    const body = parsed.data;
+    const body = v03 ? readV03(json as Record<string, unknown>) : readV1(json);
     const base = toNotification(body);
     if (jwtTaskId !== undefined && jwtTaskId !== base.taskId)
       throw new WebhookError(401, 'JWT taskId does not match the body');
@@ -223,6 +210,26 @@ export class WebhookReceiver {
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
   return new WebhookReceiver(options);
 }
+
+function readV1(json: unknown): StreamResponse {
+  const parsed = StreamResponseSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw notANotification(issue && `${issue.path.join('.')}: ${issue.message}`);
+}
+
+/** Core's v0.3 reader; its refusal (an InvalidParams A2AError) becomes a 400 that names the field. */
+function readV03(json: Record<string, unknown>): StreamResponse {
+  try {
+    return fromV03(json);
+  } catch (error) {
+    const violation = isA2AError(error) ? error.fieldViolations?.[0] : undefined;
+    throw notANotification(violation && `${violation.field}: ${violation.description}`);
+  }
+}
+
+const notANotification = (detail: string | undefined) =>
+  new WebhookError(400, `body is not an A2A notification (${detail ?? 'invalid'})`);
 
 function toBytes(body: unknown): Uint8Array {
   if (typeof body === 'string') return new TextEncoder().encode(body);
