@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import ts from 'typescript';
 
 // The README convention (docs/readme-examples.md): an HTML comment on the line right before a fenced block marks it,
 //   <!-- example file=server.ts run=express -->   written verbatim to server.ts and run in every Express project
@@ -135,4 +136,31 @@ function splitList(value: string | undefined): string[] {
         .map((s) => s.trim())
         .filter(Boolean)
     : [];
+}
+
+/** Whether the code awaits at the top level (`await`, `for await`), outside any function or class. */
+function awaitsAtTopLevel(node: ts.Node): boolean {
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+  if (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) return true;
+  return ts.forEachChild(node, awaitsAtTopLevel) ?? false;
+}
+
+/**
+ * The block as a CommonJS user writes it (the READMEs: "in CommonJS wrap it in an `async` function"): with top-level
+ * `await`, everything after the imports goes into `async function main() { … }`, called with its rejection printed
+ * and exit code 1 (what an ES module's failed top-level await does). The opening goes right after the last import,
+ * on its line, and the closing after the last line, so every statement keeps its README line and column. Code without
+ * top-level await is returned as is.
+ */
+export function wrapForCommonJS(code: string): string {
+  const source = ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest, true);
+  if (!source.statements.some(awaitsAtTopLevel)) return code;
+  const body = source.statements.filter((s) => !ts.isImportDeclaration(s) && !ts.isImportEqualsDeclaration(s));
+  const first = body[0];
+  if (!first) return code;
+  const at = first.getFullStart();
+  return (
+    `${code.slice(0, at)} async function main() {${code.slice(at).replace(/\n*$/, '')}\n}\n` +
+    'main().catch((err) => {\n  console.error(err);\n  process.exit(1);\n});\n'
+  );
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Block, Program } from './examples.js';
+import { type Block, type Program, wrapForCommonJS } from './examples.js';
 
 const exec = promisify(execFile);
 
@@ -13,14 +13,30 @@ export interface ProjectSpec {
   family: string;
   /** npm specs besides the tarballs: the framework, its types and what the READMEs use with it. */
   deps: string[];
-  /** Type-check the installed .d.ts too (ours and the framework's); one project pays for it, the others skip. */
+  /**
+   * Type-check the installed .d.ts too (ours and the framework's); one project pays for it, the others skip (so does
+   * its CommonJS twin, see compileProject).
+   */
   libCheck?: boolean;
+  /**
+   * Also run the examples in a CommonJS twin (`<name>-cjs`: `"type": "commonjs"`, compiled by tsc with this `module`
+   * setting; `node16` resolves our `exports` through their `require` condition, `commonjs` through `main`, `types`
+   * and `typesVersions` as TypeScript's node10 resolution does). The twin sits in the `cjs/` folder of the ESM
+   * project and uses its `node_modules` (Node and tsc look there from a subfolder): no second install.
+   */
+  commonjs?: 'node16' | 'commonjs';
 }
 
 const COMMON = ['typescript@~5.9.3', '@types/node@^20.19.0'];
 
 export const PROJECTS: ProjectSpec[] = [
-  { name: 'express5', family: 'express', deps: ['express@^5', '@types/express@^5'], libCheck: true },
+  {
+    name: 'express5',
+    family: 'express',
+    deps: ['express@^5', '@types/express@^5'],
+    libCheck: true,
+    commonjs: 'node16',
+  },
   { name: 'express4', family: 'express', deps: ['express@^4.21', '@types/express@^4'] },
   {
     name: 'koa3',
@@ -31,10 +47,11 @@ export const PROJECTS: ProjectSpec[] = [
     name: 'koa2',
     family: 'koa',
     deps: ['koa@^2', '@types/koa@^2', '@koa/router@^15', 'koa-mount@^4', '@types/koa-mount@^4'],
+    commonjs: 'commonjs',
   },
-  { name: 'hapi21', family: 'hapi', deps: ['@hapi/hapi@^21'] },
-  { name: 'fastify5', family: 'fastify', deps: ['fastify@^5'] },
-  { name: 'hono4', family: 'hono', deps: ['hono@^4', '@hono/node-server@^2'] },
+  { name: 'hapi21', family: 'hapi', deps: ['@hapi/hapi@^21'], commonjs: 'node16' },
+  { name: 'fastify5', family: 'fastify', deps: ['fastify@^5'], commonjs: 'commonjs' },
+  { name: 'hono4', family: 'hono', deps: ['hono@^4', '@hono/node-server@^2'], commonjs: 'commonjs' },
   {
     name: 'nestjs12',
     family: 'nestjs',
@@ -44,8 +61,28 @@ export const PROJECTS: ProjectSpec[] = [
     name: 'nestjs11',
     family: 'nestjs',
     deps: ['@nestjs/common@^11', '@nestjs/core@^11', '@nestjs/platform-express@^11', 'reflect-metadata', 'rxjs'],
+    commonjs: 'commonjs', // what a NestJS project's tsconfig has
   },
+  // No framework: node:http and @a2a/core/node (the @a2a/postgres example, run against a fresh database).
+  { name: 'node', family: 'node', deps: [], commonjs: 'node16' },
 ];
+
+/** A project as compiled and run: the ESM project itself, or its CommonJS twin. */
+export interface Variant {
+  /** `express5`, or `express5-cjs` for the twin. */
+  name: string;
+  project: ProjectSpec;
+  format: 'esm' | 'cjs';
+  /** The folder under the work folder: `express5`, `express5/cjs`. */
+  dir: string;
+}
+
+export const VARIANTS: Variant[] = PROJECTS.flatMap((project) => [
+  { name: project.name, project, format: 'esm' as const, dir: project.name },
+  ...(project.commonjs
+    ? [{ name: `${project.name}-cjs`, project, format: 'cjs' as const, dir: `${project.name}/cjs` }]
+    : []),
+]);
 
 export function runsIn(block: Block, project: ProjectSpec): boolean {
   return block.run.includes(project.family) || block.run.includes(project.name);
@@ -95,24 +132,37 @@ export interface CompileResult {
   output: string;
 }
 
-/** Writes every program's files verbatim and compiles the project once with tsc (strict) under the node on PATH. */
-export async function compileProject(dir: string, project: ProjectSpec, programs: Program[]): Promise<CompileResult> {
+/**
+ * Writes every program's files verbatim (in the CommonJS twin, a block with top-level await wrapped in an async
+ * function: wrapForCommonJS) and compiles the project once with tsc (strict) under the node on PATH.
+ */
+export async function compileProject(dir: string, variant: Variant, programs: Program[]): Promise<CompileResult> {
+  const { project, format } = variant;
   const origin = new Map<string, Block>();
+  await mkdir(dir, { recursive: true });
+  if (format === 'cjs') {
+    const pkg = { name: `readme-${variant.name}`, private: true, type: 'commonjs' };
+    await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  }
   for (const p of programs) {
     await mkdir(join(dir, 'src', p.dir), { recursive: true });
     for (const f of p.files) {
-      await writeFile(join(dir, 'src', p.dir, f.file), f.code);
+      await writeFile(join(dir, 'src', p.dir, f.file), format === 'cjs' ? wrapForCommonJS(f.code) : f.code);
       origin.set(`src/${p.dir}/${f.file}`, f);
     }
   }
+  // `module: commonjs` implies TypeScript's node10 resolution; node16/nodenext pick CommonJS from "type".
+  const module = format === 'cjs' ? (project.commonjs ?? 'node16') : 'nodenext';
   const tsconfig = {
     compilerOptions: {
       strict: true,
       target: 'es2022',
-      module: 'nodenext',
-      moduleResolution: 'nodenext',
+      module,
+      ...(module === 'commonjs' ? {} : { moduleResolution: module }),
       esModuleInterop: true,
-      skipLibCheck: !project.libCheck,
+      // The twin skips it: @a2a/core's dist/cjs declarations `import type … from 'jose'` (ES modules only) without
+      // `resolution-mode`, which tsc rejects (TS1541) in a CommonJS project that checks libraries.
+      skipLibCheck: !project.libCheck || format === 'cjs',
       rootDir: 'src',
       outDir: 'dist',
       types: ['node'],
@@ -120,8 +170,10 @@ export async function compileProject(dir: string, project: ProjectSpec, programs
     include: ['src'],
   };
   await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  // The project's own typescript (the twin's is its ESM project's, one folder up).
+  const tsc = join(dir, format === 'cjs' ? '..' : '', 'node_modules/typescript/bin/tsc');
   try {
-    await exec(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+    await exec(process.execPath, [tsc, '-p', dir], {
       cwd: dir,
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clientsOf, programsOf, scanReadme } from '../src/examples.js';
+import { clientsOf, programsOf, scanReadme, wrapForCommonJS } from '../src/examples.js';
 
 // The marker convention of docs/readme-examples.md, on small READMEs (the packed-tarball run is in
 // readme-examples.test.ts).
@@ -83,5 +83,35 @@ describe('README example markers', () => {
     expect(scan.blocks[0]).toMatchObject({ file: 'client.ts', run: [], client: ['express5'] });
     expect(programsOf(scan.blocks)).toEqual([]);
     expect(clientsOf(scan.blocks).map((p) => p.dir)).toEqual(['CLIENT-md--client']);
+  });
+
+  it('wraps top-level await for CommonJS after the imports, keeping every line; leaves other code alone', () => {
+    const code = [
+      "import Fastify from 'fastify';",
+      "import { agentCard } from './agent.js'; // your card",
+      '',
+      '// a comment',
+      'const app = Fastify();',
+      'for await (const x of app.stream()) console.log(x);',
+      'await app.listen({ port: 3000 });',
+      '',
+    ].join('\n');
+    const wrapped = wrapForCommonJS(code);
+    const lines = wrapped.split('\n');
+    expect(lines[0]).toBe("import Fastify from 'fastify';");
+    expect(lines[1]).toBe("import { agentCard } from './agent.js'; async function main() { // your card");
+    expect(lines.slice(2, 7)).toEqual(code.split('\n').slice(2, 7));
+    expect(lines.slice(7)).toEqual([
+      '}',
+      'main().catch((err) => {',
+      '  console.error(err);',
+      '  process.exit(1);',
+      '});',
+      '',
+    ]);
+    // Awaits inside functions are not top-level: a module is left as is.
+    const module =
+      "import x from 'y';\nexport const f = async () => { await x; };\nclass C { async m() { await x; } }\n";
+    expect(wrapForCommonJS(module)).toBe(module);
   });
 });

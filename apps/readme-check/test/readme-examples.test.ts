@@ -4,15 +4,26 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, hasDatabase } from '../../../packages/postgres/test/db.js';
 import { packPackages, publishedPackages, ROOT } from '../../../scripts/pack-packages.mjs';
 import { driveLetterWriter } from '../src/drive.js';
 import { type Block, clientsOf, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
-import { type CompileResult, clientIn, compileProject, installProject, PROJECTS, runsIn } from '../src/projects.js';
+import {
+  type CompileResult,
+  clientIn,
+  compileProject,
+  installProject,
+  PROJECTS,
+  runsIn,
+  VARIANTS,
+} from '../src/projects.js';
 
 // The executable README (issue 16 item 4): every published package is packed, the tarballs are installed with npm into
 // a fresh project per framework version, the READMEs' marked examples are written there verbatim, compiled with tsc
-// (strict) and run, and each running example is driven with the official client (@a2a-js/sdk). The marking
-// convention is in docs/readme-examples.md. Needs the npm registry (the frameworks; npm's cache keeps repeats fast).
+// (strict) and run, as ES modules and (in each project's CommonJS twin) as CommonJS, and each running example is
+// driven with the official client (@a2a-js/sdk). A program that imports @a2a/postgres runs against a fresh database
+// on A2A_TEST_DATABASE_URL (skipped without one, outside CI). The marking convention is in docs/readme-examples.md.
+// Needs the npm registry (the frameworks; npm's cache keeps repeats fast).
 
 interface Published {
   name: string;
@@ -52,20 +63,27 @@ beforeAll(async () => {
   const tarballs = new Map<string, { file: string; a2aDeps: string[] }>();
   for (const p of packages) tarballs.set(p.name, { file: paths[p.name] as string, a2aDeps: p.a2aDeps });
   console.log(`readme-check: built and packed ${packages.length} packages in ${since(t0)}`);
-  // One install and one tsc per framework project, all started at once (npm is mostly waiting on the network).
-  for (const project of PROJECTS) {
+  // One install per framework project, all started at once (npm is mostly waiting on the network), then one tsc per
+  // project and one per CommonJS twin (which uses its project's install).
+  const installed = new Map<string, Promise<void>>();
+  for (const variant of VARIANTS) {
+    const { project } = variant;
     const mine = [
       ...programs.filter((p) => runsIn(p.entry, project)),
       ...clients.filter((p) => clientIn(p.entry, project)),
     ];
-    const dir = join(work, project.name);
     const t1 = performance.now();
+    let install = installed.get(project.name);
+    if (!install) {
+      install = installProject(join(work, project.name), project, mine, tarballs);
+      installed.set(project.name, install);
+    }
     prepared.set(
-      project.name,
-      installProject(dir, project, mine, tarballs).then(async () => {
+      variant.name,
+      install.then(async () => {
         const t2 = performance.now();
-        const compiled = await compileProject(dir, project, mine);
-        console.log(`readme-check: ${project.name} installed in ${since(t1)}, tsc ${since(t2)}`);
+        const compiled = await compileProject(join(work, variant.dir), variant, mine);
+        console.log(`readme-check: ${variant.name} installed in ${since(t1)}, tsc ${since(t2)}`);
         return compiled;
       }),
     );
@@ -90,18 +108,27 @@ describe('README examples', () => {
     }
   });
 
-  const cases = PROJECTS.flatMap((project) =>
-    programs
-      .filter((p) => runsIn(p.entry, project))
-      .map((program) => ({ project: project.name, spec: project, program })),
+  const cases = VARIANTS.flatMap((variant) =>
+    programs.filter((p) => runsIn(p.entry, variant.project)).map((program) => ({ variant, program })),
   );
-  for (const { project, spec, program } of cases) {
+  for (const { variant, program } of cases) {
     const { readme, file, line } = program.entry;
-    it.concurrent(`${project}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk`, async () => {
-      const compiled = await prepared.get(project);
+    const spec = variant.project;
+    // A program with @a2a/postgres gets A2A_DATABASE_URL: a fresh database, dropped afterwards.
+    const database = program.files.some((f) => /from '@a2a\/postgres'/.test(f.code));
+    const title = `${variant.name}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk`;
+    it.concurrent(title, async ({ skip }) => {
+      const compiled = await prepared.get(variant.name);
       if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
-      const entry = join(work, project, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
-      const running = await start(entry, program);
+      // Compiled either way; without a test database (outside CI: db.ts fails under CI) it is not run.
+      if (database && !hasDatabase) return skip('no A2A_TEST_DATABASE_URL (scripts/start-postgres.sh prints one)');
+      const db = database ? await createTestDatabase() : undefined;
+      const env = db ? { A2A_DATABASE_URL: db.url } : {};
+      const entry = join(work, variant.dir, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
+      const running = await start(entry, program, env).catch(async (err) => {
+        await db?.drop();
+        throw err;
+      });
       try {
         const steps = await driveLetterWriter(running.origin).catch((err: Error) => {
           throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
@@ -109,11 +136,12 @@ describe('README examples', () => {
         expect(steps).toHaveLength(12);
         // The client examples meant for this project, each pointed at this server.
         for (const client of clients.filter((c) => clientIn(c.entry, spec))) {
-          const file = join(work, project, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
+          const file = join(work, variant.dir, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
           await runClient(file, client, running);
         }
       } finally {
-        running.child.kill();
+        await running.stop();
+        await db?.drop();
       }
     }, 300_000);
   }
@@ -154,11 +182,11 @@ async function runClient(entry: string, program: Program, server: { origin: stri
 }
 
 /** Starts the compiled example with PORT set and waits until it accepts connections (or exits). */
-async function start(entry: string, program: Program) {
+async function start(entry: string, program: Program, env: Record<string, string> = {}) {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: join(entry, '..'),
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -182,5 +210,14 @@ async function start(entry: string, program: Program) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, origin, log };
+  /** SIGTERM (the programs that handle it shut down: the @a2a/postgres example closes its pool), SIGKILL after 10 s. */
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, origin, log, stop };
 }
