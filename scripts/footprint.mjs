@@ -2,13 +2,14 @@
 // Install size and cold-start cost of @a2a/core and every framework adapter as a user gets them (packed tarballs, npm
 // install into a fresh project), next to the official SDK on Express. Figures go to docs/performance.md
 // ("Footprint").
-//   node scripts/footprint.mjs [--runs 15] [--sdk] [--root DIR] [--before DIR]
+//   node scripts/footprint.mjs [--runs 15] [--sdk] [--root DIR] [--before DIR] [--first-request]
 // For each adapter it reports what importing core + the adapter adds to importing its framework alone ("adds"), and
 // for `@a2a/core/node` what it adds to a bare `node`: medians of CPU time (user + system of the child, which a busy
 // machine disturbs less) and of wall time over `--runs` fresh processes each. The processes of all cases take turns
 // (one of each, then again), so load from other jobs falls on every case alike. --sdk also measures @a2a-js/sdk 1.3.0
 // on Express (its own install); --root packs another built checkout of this repo instead of this one; --before packs
-// a second built checkout (e.g. main before a change) and measures it in the same turns, for a before/after table.
+// a second built checkout (e.g. main before a change) and measures it in the same turns, for a before/after table;
+// --first-request also measures an Express app up to its first answer (see FIRST_REQUEST).
 // A few minutes at --runs 15 (about twice that with --before).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     sdk: { type: 'boolean' },
     root: { type: 'string' },
     before: { type: 'string' },
+    'first-request': { type: 'boolean' },
   },
 });
 const runs = Number(values.runs);
@@ -71,6 +73,37 @@ const du = (path) => {
 };
 const imports = (names) => names.map((name) => `await import(${JSON.stringify(name)});`).join(' ');
 
+// --first-request: an Express app that starts, answers one JSON-RPC request from a node:http client in the same
+// process, and exits; plain (a JSON route) and with the A2A handler (one SendMessage). What a cold start pays up to
+// its first answer, including what core leaves for the first request (undici, the first validation).
+const FIRST_REQUEST = `import http from 'node:http';
+const post = (port, body) => new Promise((resolve, reject) => {
+  const req = http.request({ port, method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text));
+  });
+  req.on('error', reject); req.end(JSON.stringify(body));
+});
+async function answerOnce(app, body, expected) {
+  const server = app.listen(0); await new Promise((r) => server.once('listening', r));
+  const text = await post(server.address().port, body); if (!text.includes(expected)) throw new Error(text);
+  server.close();
+}`;
+const firstRequest = {
+  plain: `${FIRST_REQUEST}
+const { default: express } = await import('express');
+const app = express(); app.use(express.json());
+app.post('/', (req, res) => res.json({ jsonrpc: '2.0', id: req.body.id, result: {} }));
+await answerOnce(app, { jsonrpc: '2.0', id: 1, method: 'x' }, 'result');`,
+  a2a: `${FIRST_REQUEST}
+const { createA2AHandler } = await import('@a2a/core'); const { a2aExpress } = await import('@a2a/express');
+const { default: express } = await import('express');
+const skills = [{ id: 's', name: 's', description: 's', tags: ['s'] }];
+const a2a = createA2AHandler({ agentCard: { name: 'a', description: 'd', version: '1', skills }, executor: { execute: (ctx) => ctx.reply('hi') } });
+const app = express(); app.use(express.json()); app.use(a2aExpress(a2a));
+const message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+await answerOnce(app, { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }, 'ROLE_AGENT');`,
+};
+
 /**
  * Runs every case (`[name, dir, code]`) `runs` times (after one warm-up round), one process of each case in turn;
  * returns per case name the medians of wall time (ms) and of the process's own CPU time (user + system, ms).
@@ -116,6 +149,9 @@ try {
     const all = mb(du(join(dir, 'node_modules')));
     console.log(`${label}: core, 6 adapters and their frameworks: ${all}, ${packages} packages; of which ${sizes}`);
     cases.push([`${label} bare`, dir, ''], [`${label} node`, dir, imports(['@a2a/core/node'])]);
+    if (values['first-request']) {
+      cases.push([`${label} first plain`, dir, firstRequest.plain], [`${label} first a2a`, dir, firstRequest.a2a]);
+    }
     for (const { dir: name, framework, adapter } of ADAPTERS) {
       cases.push([`${label} ${name} alone`, dir, imports(framework)]);
       cases.push([`${label} ${name}`, dir, imports(['@a2a/core', ...adapter, ...framework])]);
@@ -145,6 +181,9 @@ try {
   };
   line('`@a2a/core/node` (vs bare node)', '', 'node', 'bare');
   for (const { dir } of ADAPTERS) line(dir, ms(times[`after ${dir} alone`].cpu), dir, `${dir} alone`);
+  if (values['first-request']) {
+    line('express, up to the first answer', ms(times['after first plain'].cpu), 'first a2a', 'first plain');
+  }
   if (values.sdk) {
     const sdk = adds('sdk', 'sdk express alone');
     console.log(
