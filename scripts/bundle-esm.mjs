@@ -3,7 +3,7 @@
 // with code splitting, so every module lives in exactly one file (the entries share chunks under dist/chunks/: one
 // A2AError class whichever entry it is imported from), and a dynamic `import()` (the legacy wires, the dialects,
 // card signing) becomes a chunk that loads at first use. Dependencies stay external: users compose our Zod schemas
-// with their own `zod`. Why: Node's ESM loader costs about a millisecond per file at start-up (docs/performance.md,
+// with their own `zod`. Why: Node's ESM loader costs 0.5-1 ms CPU per file at start-up (docs/performance.md,
 // "Footprint"), so what an entry loads at start-up is one chunk per group below, not one file per module.
 // Used by the packages' `build` scripts, before build-cjs.mjs.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
