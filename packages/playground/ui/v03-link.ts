@@ -5,7 +5,7 @@ import { fromV03Result, fromV03Task, toV03Message } from './v03.js';
 
 // A2A 0.3 over JSON-RPC: the old method names and `kind`-tagged shapes, translated to the v1.0 shapes the page uses
 // (v03.ts). Not merged into ClientLink (link.ts, @a2a/client): the client speaks 0.3 only through `@a2a/client/v03`,
-// which reads with core's zod-validated translators (the page would grow from 46 kB to 517 kB, see v03.ts), and its
+// which reads with core's zod-validated translators (the page would grow from 47 kB to 517 kB, see v03.ts), and its
 // JSON-RPC wire takes a v0.3 dialect only from inside the package (JsonRpcWire is not exported). The SSE parsing is
 // the same eventsource-parser the client uses, bundled once.
 

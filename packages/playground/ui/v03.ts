@@ -1,10 +1,12 @@
+import type { Message as CoreMessage } from '@a2a/core';
+import { toV03Message as coreToV03Message } from '@a2a/core/internal';
 import type { Artifact, Message, Part, StreamResult, Task, TaskStatus } from './types.js';
 
 // A2A v0.3 ↔ the v1.0 shapes the page uses: `kind`-tagged results and parts, lower-case states and roles.
 //
 // Why the page has its own reader and does not use core's (`fromV03StreamResult`, `fromV03Task`, also behind
 // `@a2a/client/v03`): core's reader validates every result with its zod schemas, and zod does not tree-shake out of
-// a browser bundle. Measured with scripts/build-ui.mjs (esbuild, minified): the page is 46.3 kB (15.9 kB gzip) today,
+// a browser bundle. Measured with scripts/build-ui.mjs (esbuild, minified): the page is 47.2 kB (16.2 kB gzip) today,
 // 511 kB (113 kB gzip) with core's reader, 517 kB (115 kB gzip) on `@a2a/client/v03`; zod alone is 457 kB of it.
 // Core's translators without the validation are private to core/src/compat/v03-translate.ts (no zod-free entry).
 // This reader is also forgiving on purpose: a debugging page shows what a faulty agent sent (the raw frame is in the
@@ -16,20 +18,11 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 export const v03State = (state: unknown): string =>
   typeof state === 'string' ? `TASK_STATE_${state.toUpperCase().replaceAll('-', '_')}` : 'TASK_STATE_UNSPECIFIED';
 
-export function toV03Message(message: Message): Json {
-  return {
-    kind: 'message',
-    messageId: message.messageId,
-    role: message.role === 'ROLE_AGENT' ? 'agent' : 'user',
-    parts: message.parts.map((p): Json => {
-      if (p.text !== undefined) return { kind: 'text', text: p.text };
-      if (p.data !== undefined) return { kind: 'data', data: p.data };
-      return { kind: 'file', file: { name: p.filename, mimeType: p.mediaType, bytes: p.raw } };
-    }),
-    ...(message.contextId ? { contextId: message.contextId } : {}),
-    ...(message.taskId ? { taskId: message.taskId } : {}),
-  };
-}
+/**
+ * The page's message in v0.3 form through core's writer, which carries no zod (about 1 kB in the page): a data part
+ * that is not a JSON object goes as `{ value }` marked `data_part_compat`, as v0.3 allows objects only.
+ */
+export const toV03Message = (message: Message): Json => coreToV03Message(message as CoreMessage) as unknown as Json;
 
 function part(p: unknown): Part {
   if (!isObject(p)) return { text: String(p) };
