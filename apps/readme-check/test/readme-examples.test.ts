@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,6 +135,8 @@ describe('README examples', () => {
           throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
         });
         expect(steps).toHaveLength(12);
+        // The tasks are in the database, not in an in-memory store: send, stream and cancel over both transports.
+        if (db) expect(await countTasks(db.url), `a2a_tasks rows in ${db.url}`).toBe(6);
         // The client examples meant for this project, each pointed at this server.
         for (const client of clients.filter((c) => clientIn(c.entry, spec))) {
           const file = join(work, variant.dir, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
@@ -146,6 +149,25 @@ describe('README examples', () => {
     }, 300_000);
   }
 });
+
+/** Rows of a2a_tasks, read with the pg that @a2a/postgres's tests use. */
+async function countTasks(url: string): Promise<number> {
+  interface PgClient {
+    connect(): Promise<void>;
+    query(sql: string): Promise<{ rows: { n: string }[] }>;
+    end(): Promise<void>;
+  }
+  const pg = createRequire(join(ROOT, 'packages/postgres/package.json'))('pg') as {
+    Client: new (options: { connectionString: string }) => PgClient;
+  };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return Number((await client.query('SELECT count(*) AS n FROM a2a_tasks')).rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
 
 function describeBlock(block: Block): string {
   return `the \`${block.file}\` example at ${block.readme}:${block.line}`;
