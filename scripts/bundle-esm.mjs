@@ -33,12 +33,6 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
 }
 const groups = GROUPS.filter((name) => input[name]);
 
-// What an earlier build (per-file tsc output, older chunks) left; dist/cjs/ is build-cjs.mjs's.
-for (const entry of readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
-  const file = join(entry.parentPath, entry.name);
-  if (entry.isFile() && file.endsWith('.js') && !relative(join(root, 'dist'), file).startsWith('cjs')) rmSync(file);
-}
-
 /** Per group entry, the modules it imports statically, directly or not (filled once the module graph is built). */
 const reached = new Map(groups.map((name) => [name, new Set()]));
 const staticImports = {
@@ -70,7 +64,7 @@ const bundle = await rolldown({
   plugins: [staticImports],
   logLevel: 'warn',
 });
-await bundle.write({
+const { output } = await bundle.write({
   dir: 'dist',
   format: 'esm',
   chunkFileNames: 'chunks/[name]-[hash].js',
@@ -83,3 +77,13 @@ await bundle.write({
   },
 });
 await bundle.close();
+
+// What an earlier build left (per-file tsc output, older chunks), removed after the new files are written, so that a
+// process loading dist/ meanwhile (another test's build, a running app) finds either build whole. dist/cjs/ is
+// build-cjs.mjs's.
+const written = new Set(output.map((file) => resolve('dist', file.fileName)));
+for (const entry of readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
+  const file = join(entry.parentPath, entry.name);
+  const stale = entry.isFile() && file.endsWith('.js') && !written.has(resolve(file));
+  if (stale && !relative(join(root, 'dist'), file).startsWith('cjs')) rmSync(file);
+}
