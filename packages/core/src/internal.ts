@@ -2,7 +2,6 @@
 // @a2a/webhook-receiver, ...): wire translators, SSE framing, body readers, proto-JSON helpers, error helpers.
 // Not semver-covered: apps use `@a2a/core` (and `@a2a/core/schemas` for the Zod schemas).
 
-export { canonicalAgentCard } from './card/canonical-card.js';
 export { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from './card/versioned-card-routes.js';
 export { checkServedVersion, jsonRpcWire } from './compat/negotiate.js';
 export { toV01Message, toV01Part, V01View } from './compat/v01-translate.js';

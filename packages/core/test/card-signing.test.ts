@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { canonicalizeAgentCard, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { decodeProtectedHeader, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { canonicalAgentCard } from '../src/card/canonical-card.js';
 import { signAgentCard, verifyAgentCard } from '../src/index.js';
-import { canonicalAgentCard } from '../src/internal.js';
 
 /** Fixed keys, cards, canonical forms and signatures (see the file's $comment for where each comes from). */
 const vectors = JSON.parse(readFileSync(new URL('./fixtures/card-signing-vectors.json', import.meta.url), 'utf8'));

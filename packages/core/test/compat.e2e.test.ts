@@ -1,5 +1,6 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalAgentCard } from '../src/card/canonical-card.js';
 import {
   type CardSigningKey,
   type Message,
@@ -9,7 +10,6 @@ import {
   verifyAgentCard,
 } from '../src/index.js';
 import {
-  canonicalAgentCard,
   fromV03AgentCard,
   fromV03Message,
   fromV03StreamResult,

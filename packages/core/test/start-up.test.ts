@@ -66,6 +66,24 @@ const sameClass = internal.toA2AError(new core.A2AError('Internal', 'x')) instan
 console.log(JSON.stringify({ steps, sameClass }));
 `;
 
+/**
+ * Runs `code` in a fresh `node` from packages/core, where `@a2a/core` resolves to the package itself (its `exports`,
+ * without the source condition), with a load hook that appends every loaded URL to `log` (synchronously, so the file
+ * is complete whenever an import has resolved).
+ */
+function runLogged(code: string, log: string): { out: string; files: string[] } {
+  writeFileSync(log, '');
+  const hooks = `data:text/javascript,import { appendFileSync } from 'node:fs';
+    export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
+  const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
+  const out = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', code], {
+    cwd: CORE,
+    encoding: 'utf8',
+    env: { ...process.env, A2A_LOAD_LOG: log },
+  });
+  return { out, files: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
 /** The source modules (from the chunks' `// src/...` lines) and the packages among the loaded files. */
 function sourcesAndPackages(files: string[]): { sources: Set<string>; packages: Set<string> } {
   const sources = new Set<string>();
@@ -88,6 +106,8 @@ let report: {
   steps: Record<string, { files: string[]; undici: boolean }>;
   sameClass: boolean;
 };
+/** What importing `@a2a/core/internal` alone loads (the sibling packages' building blocks). */
+let internalFiles: string[];
 
 beforeAll(() => {
   // The package as packed (turbo-cached: about a second when nothing changed).
@@ -97,18 +117,8 @@ beforeAll(() => {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
   });
   work = mkdtempSync(join(tmpdir(), 'a2a-start-up-'));
-  const log = join(work, 'loaded.log');
-  writeFileSync(log, '');
-  const hooks = `data:text/javascript,import { appendFileSync } from 'node:fs';
-    export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
-  const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
-  // From packages/core, `@a2a/core` resolves to the package itself (its `exports`, without the source condition).
-  const out = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', CHILD], {
-    cwd: CORE,
-    encoding: 'utf8',
-    env: { ...process.env, A2A_LOAD_LOG: log },
-  });
-  report = JSON.parse(out.trim().split('\n').pop() as string);
+  report = JSON.parse(runLogged(CHILD, join(work, 'loaded.log')).out.trim().split('\n').pop() as string);
+  internalFiles = runLogged("await import('@a2a/core/internal');", join(work, 'internal.log')).files;
 }, 120_000);
 
 afterAll(() => {
@@ -142,6 +152,16 @@ describe('start-up of the built package', () => {
     const { packages } = sourcesAndPackages(report.steps.signing?.files ?? []);
     expect(packages).toContain('jose');
     expect(packages).toContain('canonicalize');
+  });
+
+  it('@a2a/core/internal alone loads neither the legacy wires nor card signing, jose or canonicalize', () => {
+    const { sources, packages } = sourcesAndPackages(internalFiles);
+    expect(sources.has('compat/v03-translate.ts')).toBe(true);
+    const { legacyJsonRpc, v03Rest, v02Card, dialects, signing } = ON_DEMAND;
+    for (const m of [...legacyJsonRpc.slice(0, 2), ...v03Rest, ...v02Card, ...dialects, ...signing]) {
+      expect(sources).not.toContain(m);
+    }
+    for (const p of LAZY_PACKAGES) expect(packages).not.toContain(p);
   });
 
   it('holds every source module in exactly one ESM file, so the entries share their classes', () => {
