@@ -23,7 +23,15 @@ describe('the browser bundle', () => {
       .filter(([, v]) => v.bytesInOutput > 0)
       .map(([path]) => path);
     expect(inputs.filter((i) => /node_modules\/(zod|jose)\//.test(i))).toEqual([]);
-    expect(inputs.filter((i) => i.includes('packages/core/src/'))).toEqual(['packages/core/src/errors.ts']);
+    // Core's error table, and little else: core loads card signing with a dynamic import(), so esbuild (no code
+    // splitting here) wraps the modules that graph shares with the static one in lazy initialisers, and those keep
+    // the task state table (~0.5 kB) and empty init stubs.
+    const fromCore = Object.entries(output?.inputs ?? {}).filter(
+      ([path, v]) => path.includes('packages/core/src/') && v.bytesInOutput > 0,
+    );
+    expect(fromCore.map(([path]) => path)).toContain('packages/core/src/errors.ts');
+    const others = fromCore.filter(([path]) => path !== 'packages/core/src/errors.ts');
+    expect(others.reduce((sum, [, v]) => sum + v.bytesInOutput, 0)).toBeLessThan(1024);
     const code = result.outputFiles[0]?.contents ?? new Uint8Array();
     const gzipped = gzipSync(code).length;
     console.log(`@a2a/client browser bundle: ${code.length} B minified, ${gzipped} B gzipped`);
