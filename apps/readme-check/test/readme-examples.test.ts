@@ -94,8 +94,10 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  // With `-t` picking some tests, the other projects may still be installing or compiling into the folder.
+  await Promise.allSettled(prepared.values());
   if (work) await rm(work, { recursive: true, force: true });
-});
+}, 240_000);
 
 describe('README examples', () => {
   it('every marker is well-formed and every server example is marked', () => {
