@@ -195,10 +195,48 @@ type V03RestServer = ReturnType<typeof createV03RestServer>;
 const v03RestModule = onDemand(() => import('../compat/v03-rest.js'));
 const v02CardModule = onDemand(() => import('../compat/v02-extended-card.js'));
 
+type OptionName = A2AHandlerOptions extends infer T ? (T extends unknown ? keyof T : never) : never;
+
+// Every option createA2AHandler reads (unknown names get a warning): typed, so a new option must be listed here.
+const OPTION_NAMES: Record<OptionName, true> = {
+  basePath: true,
+  routes: true,
+  publicUrl: true,
+  trustProxy: true,
+  maxBodyBytes: true,
+  maxJsonDepth: true,
+  keepAliveMs: true,
+  earlyStreamErrors: true,
+  cardMaxAgeSeconds: true,
+  legacyVersions: true,
+  strictVersionHeader: true,
+  headerlessCard: true,
+  v03RestStreamFrames: true,
+  signAgentCard: true,
+  health: true,
+  dialects: true,
+  context: true,
+  requestHandler: true,
+  agentCard: true,
+  executor: true,
+  taskStore: true,
+  pushConfigStore: true,
+  extendedAgentCard: true,
+  validatePushUrl: true,
+  pushNotifications: true,
+  logger: true,
+  onError: true,
+  acceptAnyInputMode: true,
+  onWarning: true,
+  now: true,
+  coordinator: true,
+  storeRetryMs: true,
+};
+
 /** The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
-  for (const warning of unknownOptionWarnings(options)) engine.log.warn(warning);
+  for (const warning of unknownOptionWarnings(options, OPTION_NAMES)) engine.log.warn(warning);
   const basePath = checkBasePath(options.basePath);
   const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
   const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;

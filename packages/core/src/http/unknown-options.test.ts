@@ -12,12 +12,13 @@ const executor = { execute: async () => {} };
 
 describe('unknown createA2AHandler options', () => {
   it('names each one, with the known option it is closest to', () => {
-    expect(unknownOptionWarnings({ routs: {}, maxBodySize: 1, basePath: '/a2a', frobnicate: true })).toEqual([
+    const known = { routes: true, maxBodyBytes: true, basePath: true, agentCard: true } as const;
+    expect(unknownOptionWarnings({ routs: {}, maxBodySize: 1, basePath: '/a2a', frobnicate: true }, known)).toEqual([
       "createA2AHandler: unknown option 'routs' (ignored); did you mean 'routes'?",
       "createA2AHandler: unknown option 'maxBodySize' (ignored); did you mean 'maxBodyBytes'?",
       "createA2AHandler: unknown option 'frobnicate' (ignored)",
     ]);
-    expect(unknownOptionWarnings({ agentCard, executor, trustProxy: true, onWarning: () => {} })).toEqual([]);
+    expect(unknownOptionWarnings({ agentCard, basePath: '/x' }, known)).toEqual([]);
   });
 
   it('are reported through onWarning when the handler is made', () => {

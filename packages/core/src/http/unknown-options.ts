@@ -1,53 +1,13 @@
-import type { A2AHandlerOptions } from './create-handler.js';
-
-type OptionName = A2AHandlerOptions extends infer T ? (T extends unknown ? keyof T : never) : never;
-
-// Every option createA2AHandler reads; typed so that adding an option without listing it here fails to compile.
-const KNOWN: Record<OptionName, true> = {
-  basePath: true,
-  routes: true,
-  publicUrl: true,
-  trustProxy: true,
-  maxBodyBytes: true,
-  maxJsonDepth: true,
-  keepAliveMs: true,
-  earlyStreamErrors: true,
-  cardMaxAgeSeconds: true,
-  legacyVersions: true,
-  strictVersionHeader: true,
-  headerlessCard: true,
-  v03RestStreamFrames: true,
-  signAgentCard: true,
-  health: true,
-  dialects: true,
-  context: true,
-  requestHandler: true,
-  agentCard: true,
-  executor: true,
-  taskStore: true,
-  pushConfigStore: true,
-  extendedAgentCard: true,
-  validatePushUrl: true,
-  pushNotifications: true,
-  logger: true,
-  onError: true,
-  acceptAnyInputMode: true,
-  onWarning: true,
-  now: true,
-  coordinator: true,
-  storeRetryMs: true,
-};
-
 /**
  * One warning per option name createA2AHandler does not know (`routs`, `maxBodySize`): TypeScript catches them,
  * JavaScript passes them silently and the default applies. Names the closest known option.
  */
-export function unknownOptionWarnings(options: object): string[] {
-  const known = Object.keys(KNOWN);
+export function unknownOptionWarnings(options: object, known: Readonly<Record<string, true>>): string[] {
+  const names = Object.keys(known);
   return Object.keys(options)
-    .filter((name) => !Object.hasOwn(KNOWN, name))
+    .filter((name) => !Object.hasOwn(known, name))
     .map((name) => {
-      const near = closest(name, known);
+      const near = closest(name, names);
       return `createA2AHandler: unknown option '${name}' (ignored)${near ? `; did you mean '${near}'?` : ''}`;
     });
 }
