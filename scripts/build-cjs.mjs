@@ -12,8 +12,17 @@ const tsc = createRequire(join(process.cwd(), 'package.json')).resolve('typescri
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { stdio: 'inherit' });
 writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
 for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+  if (!entry.isFile()) continue;
   const file = join(entry.parentPath, entry.name);
+  if (entry.name.endsWith('.d.ts')) {
+    // Types from jose, which is ES modules only: a CommonJS declaration must say so (TS1541 in `node16`/`nodenext`
+    // projects that check library types).
+    const types = readFileSync(file, 'utf8');
+    const marked = types.replace(/(import type \{[^}]*\} from 'jose');/g, "$1 with { 'resolution-mode': 'import' };");
+    if (marked !== types) writeFileSync(file, marked);
+    continue;
+  }
+  if (!entry.name.endsWith('.js')) continue;
   const code = readFileSync(file, 'utf8');
   // `import('jose')` stays a real dynamic import: tsc turns it into require(), which Node without require(esm)
   // (`--no-experimental-require-module`) refuses with ERR_REQUIRE_ESM, jose being ES modules only.

@@ -162,7 +162,7 @@ export async function compileProject(dir: string, variant: Variant, programs: Pr
       esModuleInterop: true,
       // The twin skips it: @a2a/core's dist/cjs declarations `import type … from 'jose'` (ES modules only) without
       // `resolution-mode`, which tsc rejects (TS1541) in a CommonJS project that checks libraries.
-      skipLibCheck: !project.libCheck || format === 'cjs',
+      skipLibCheck: !project.libCheck,
       rootDir: 'src',
       outDir: 'dist',
       types: ['node'],
