@@ -56,6 +56,17 @@ describe('prepared requests and responses (the bridge side channel)', () => {
     expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
   });
 
+  it('an event-stream response clones with its frames in both copies, and says when its body was read', async () => {
+    const options = { keepAliveMs: 60_000, first: 'data: 1\n\n', rest: frames(), errorFrame: () => '' };
+    const response = eventStreamResponse(options, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    expect(response.bodyUsed).toBe(false);
+    const copy = response.clone();
+    expect(copy.headers.get('content-type')).toBe('text/event-stream');
+    expect(await copy.text()).toBe('data: 1\n\ndata: 2\n\n'); // was '': the empty native response's clone
+    expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
+    expect(response.bodyUsed).toBe(true);
+  });
+
   it('a lazy response hands its header record to bridges until someone reads (and may change) its Headers', () => {
     const record = { 'content-type': 'application/json', etag: '"x1"' };
     const response = textResponse('{}', { status: 200, headers: record });

@@ -205,6 +205,7 @@ function defineLazyResponses(Base: typeof Response) {
   class EventStreamResponse extends LazyResponse {
     #options: SseOptions;
     #body: ReadableStream<Uint8Array> | undefined;
+    #plain: Response | undefined;
 
     constructor(options: SseOptions, init: LazyInit) {
       super(init);
@@ -224,12 +225,30 @@ function defineLazyResponses(Base: typeof Response) {
       return this.#body;
     }
 
+    /** The same response with a real body (the frames' stream), made on first use; `body` and `clone()` read it. */
     #full(): Response {
-      return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
+      this.#plain ??= new Response(this.stream(), {
+        status: this.status,
+        statusText: this.statusText,
+        headers: this.headers,
+      });
+      return this.#plain;
+    }
+
+    readBody(): ReadableStream<Uint8Array> | null {
+      return this.#full().body;
+    }
+
+    /** Only once someone made the body: asking does not start the frames. */
+    used(): boolean {
+      return this.#plain?.bodyUsed ?? false;
     }
 
     override text(): Promise<string> {
       return this.#full().text();
+    }
+    override json(): Promise<unknown> {
+      return this.#full().json();
     }
     override arrayBuffer(): Promise<ArrayBuffer> {
       return this.#full().arrayBuffer();
@@ -237,11 +256,23 @@ function defineLazyResponses(Base: typeof Response) {
     override blob(): Promise<Blob> {
       return this.#full().blob();
     }
+    override formData(): Promise<FormData> {
+      return this.#full().formData();
+    }
+    // The native clone() of the empty response underneath would have no body: tee the frames' stream instead.
+    override clone(): Response {
+      return this.#full().clone();
+    }
   }
   Object.defineProperties(EventStreamResponse.prototype, {
     body: {
       get(this: EventStreamResponse) {
-        return this.stream();
+        return this.readBody();
+      },
+    },
+    bodyUsed: {
+      get(this: EventStreamResponse) {
+        return this.used();
       },
     },
   });
