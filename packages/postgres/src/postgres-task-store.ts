@@ -4,6 +4,7 @@ import {
   ConcurrentModificationError,
   copyTask,
   type PushConfigStore,
+  type PushDeliveryState,
   type StoredTask,
   type Task,
   type TaskEvent,
@@ -78,13 +79,8 @@ DELETE FROM a2a_tasks WHERE id IN (
    LIMIT $2
    FOR UPDATE SKIP LOCKED)`;
 
-/** Delivery progress of one push config (the shape of core's `PushDeliveryState`). */
-export interface PushDeliveryState {
-  lastDeliveredSeq: number;
-  health: 'active' | 'failing' | 'disabled';
-  consecutiveFailures: number;
-  lastError?: string;
-}
+/** Delivery progress of one push config: core's own type, re-exported for this package's users. */
+export type { PushDeliveryState } from '@a2a/core';
 
 interface Current {
   task: Task;
