@@ -17,6 +17,7 @@ export {
   type FieldViolation,
   isA2AError,
 } from './errors.js';
+export { checkMountable } from './http/check-mountable.js';
 export {
   type A2AEngineOptions,
   type A2AHandlerOptions,

@@ -1,7 +1,6 @@
-import type { A2ARequestContext, MountableHandler } from '@a2a/core';
+import { type A2ARequestContext, checkMountable, type MountableHandler } from '@a2a/core';
 import {
   bufferedWebRequest,
-  checkMountable,
   forwardedOrigin,
   isPrepared,
   plainResponse,
