@@ -506,23 +506,6 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     },
   };
 
-  /** The durable cursor of a push config: events with `seq` at or below it were delivered. */
-  async getPushCursor(taskId: string, configId: string): Promise<number | undefined> {
-    const { rows } = await this.query<{ last_delivered_seq: string }>(
-      'SELECT last_delivered_seq FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
-      [toKey(taskId), toKey(configId)],
-    );
-    return rows[0] && Number(rows[0].last_delivered_seq);
-  }
-
-  /** Moves the cursor forward (never back). */
-  async advancePushCursor(taskId: string, configId: string, seq: number): Promise<void> {
-    await this.query(
-      'UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3) WHERE task_id = $1 AND id = $2',
-      [toKey(taskId), toKey(configId), seq],
-    );
-  }
-
   /** Tasks with an enabled push config behind the log: what a sender resumes after a restart (`watch(taskId)`). */
   async pendingPushTasks(limit = 1000): Promise<string[]> {
     const { rows } = await this.query<{ task_id: string }>(

@@ -336,7 +336,8 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     await a.savePushConfig(config);
     expect(await b.getPushConfig('push', 'c1')).toEqual(config);
     expect(await b.listPushConfigs('push')).toEqual([config]);
-    expect(await b.getPushCursor('push', 'c1')).toBe(2); // starts at the version the config was saved at
+    const cursor = await b.pool.query("SELECT last_delivered_seq FROM a2a_push_configs WHERE task_id = 'push'");
+    expect(Number(cursor.rows[0].last_delivered_seq)).toBe(2); // starts at the version the config was saved at
     expect(await b.deliveryState.get('push', 'c1')).toBeUndefined();
     await a.append('push', 2, status('TASK_STATE_COMPLETED'));
     expect(await b.pendingPushTasks()).toContain('push');
