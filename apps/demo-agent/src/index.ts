@@ -12,7 +12,14 @@ export interface DemoAgentOptions {
 
 /** The handler options of a demo app: the Poet agent, its card and the chosen storage. */
 export function demoHandlerOptions(options: DemoAgentOptions = {}): A2AHandlerOptions {
-  return { agentCard: demoAgentCard, executor: createDemoExecutor(options), ...options.storage };
+  // Only the two fields: a `createTaskStoreFromEnv()` result also carries `postgres` and `close`, which are not options.
+  const { taskStore, coordinator } = options.storage ?? {};
+  return {
+    agentCard: demoAgentCard,
+    executor: createDemoExecutor(options),
+    ...(taskStore && { taskStore }),
+    ...(coordinator && { coordinator }),
+  };
 }
 
 export const demoAgentCard: AgentCardInput = {
