@@ -113,7 +113,9 @@ export function createTckHandler(options: SutOptions = {}): { a2a: A2AHttpHandle
     // The v0.3 kit's REST stream reader looks for bare kind-tagged objects (its resubscribe test needs the task id).
     v03RestStreamFrames: 'json',
     ...(options.dialects?.length && { dialects: options.dialects }),
-    ...options.storage,
+    // Only the two fields: a createTaskStoreFromEnv() result also carries `postgres` and `close`.
+    ...(options.storage?.taskStore && { taskStore: options.storage.taskStore }),
+    ...(options.storage?.coordinator && { coordinator: options.storage.coordinator }),
   });
   return { a2a, close: async () => sender.close() };
 }
