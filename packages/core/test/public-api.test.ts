@@ -25,6 +25,7 @@ const ROOT = [
   'TERMINAL_STATES',
   'applyTaskEvent',
   'canTransition',
+  'checkMountable', // for adapter authors too: runtime-neutral, so Fetch-native adapters need not reach into /internal
   'consoleLogger',
   'copyTask',
   'createA2AHandler',
