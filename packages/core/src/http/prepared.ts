@@ -93,9 +93,10 @@ function defineLazyResponses(Base: typeof Response) {
    * reads `headers` (undici's `Headers` costs ~2 µs to fill and iterate, more than the rest of a small response), and a
    * bridge takes the record through {@link responseHeaders}. See docs/performance.md, "Hot-path tricks".
    */
-  class LazyResponse extends Base {
+  abstract class LazyResponse extends Base {
     #record: Record<string, string> | undefined;
     #headers: Headers | undefined;
+    #full: Response | undefined;
 
     constructor(init: LazyInit) {
       super(null, { status: init.status });
@@ -122,46 +123,18 @@ function defineLazyResponses(Base: typeof Response) {
     static headersInit(response: LazyResponse): HeadersInit {
       return response.#headers ?? (response.#record as Record<string, string>);
     }
-  }
-  // `headers` is an accessor of Response: redefined to read (and make on first use) the lazy headers.
-  Object.defineProperty(LazyResponse.prototype, 'headers', {
-    get(this: LazyResponse) {
-      return LazyResponse.headersOf(this);
-    },
-  });
 
-  /**
-   * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
-   * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
-   * See docs/performance.md, "Hot-path tricks".
-   */
-  class TextResponse extends LazyResponse {
-    #text: string;
-    #full: Response | undefined;
+    /** The same response with a real body; made once, on first use, by {@link full}. */
+    protected abstract makeFull(): Response;
 
-    constructor(text: string, init: LazyInit) {
-      super(init);
-      this.#text = text;
-    }
-
-    static textOf(response: Response): string | undefined {
-      return #text in response ? response.#text : undefined;
-    }
-
-    static plainOf(response: Response): Response | undefined {
-      return #text in response ? response.full() : undefined;
-    }
-
-    /** The same response with a real body, made on first use. */
     full(): Response {
-      // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
-      // header record in one call, as the bridge does.
-      this.#full ??= new Response(this.#text, {
-        status: this.status,
-        statusText: this.statusText,
-        headers: LazyResponse.headersInit(this),
-      });
+      this.#full ??= this.makeFull();
       return this.#full;
+    }
+
+    /** Only once someone made the body: asking does not make it (an SSE body would start its frames). */
+    used(): boolean {
+      return this.#full?.bodyUsed ?? false;
     }
 
     override text(): Promise<string> {
@@ -179,23 +152,61 @@ function defineLazyResponses(Base: typeof Response) {
     override formData(): Promise<FormData> {
       return this.full().formData();
     }
+    // The native clone() of the empty response underneath would have no body: clone (tee) the real one.
     override clone(): Response {
       return this.full().clone();
     }
   }
-  // `body` and `bodyUsed` are accessors of Response: redefine them on the subclass to read the lazy body.
-  Object.defineProperties(TextResponse.prototype, {
+  // `headers`, `body` and `bodyUsed` are accessors of Response: redefined to read the lazy headers and body.
+  Object.defineProperties(LazyResponse.prototype, {
+    headers: {
+      get(this: LazyResponse) {
+        return LazyResponse.headersOf(this);
+      },
+    },
     body: {
-      get(this: TextResponse) {
+      get(this: LazyResponse) {
         return this.full().body;
       },
     },
     bodyUsed: {
-      get(this: TextResponse) {
-        return this.full().bodyUsed;
+      get(this: LazyResponse) {
+        return this.used();
       },
     },
   });
+
+  /**
+   * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
+   * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
+   * See docs/performance.md, "Hot-path tricks".
+   */
+  class TextResponse extends LazyResponse {
+    #text: string;
+
+    constructor(text: string, init: LazyInit) {
+      super(init);
+      this.#text = text;
+    }
+
+    static textOf(response: Response): string | undefined {
+      return #text in response ? response.#text : undefined;
+    }
+
+    static plainOf(response: Response): Response | undefined {
+      return #text in response ? response.full() : undefined;
+    }
+
+    protected makeFull(): Response {
+      // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
+      // header record in one call, as the bridge does.
+      return new Response(this.#text, {
+        status: this.status,
+        statusText: this.statusText,
+        headers: LazyResponse.headersInit(this),
+      });
+    }
+  }
 
   /**
    * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
@@ -205,7 +216,6 @@ function defineLazyResponses(Base: typeof Response) {
   class EventStreamResponse extends LazyResponse {
     #options: SseOptions;
     #body: ReadableStream<Uint8Array> | undefined;
-    #plain: Response | undefined;
 
     constructor(options: SseOptions, init: LazyInit) {
       super(init);
@@ -217,7 +227,7 @@ function defineLazyResponses(Base: typeof Response) {
     }
 
     static plainOf(response: Response): Response | undefined {
-      return #options in response ? response.#full() : undefined;
+      return #options in response ? response.full() : undefined;
     }
 
     stream(): ReadableStream<Uint8Array> {
@@ -225,57 +235,11 @@ function defineLazyResponses(Base: typeof Response) {
       return this.#body;
     }
 
-    /** The same response with a real body (the frames' stream), made on first use; `body` and `clone()` read it. */
-    #full(): Response {
-      this.#plain ??= new Response(this.stream(), {
-        status: this.status,
-        statusText: this.statusText,
-        headers: this.headers,
-      });
-      return this.#plain;
-    }
-
-    readBody(): ReadableStream<Uint8Array> | null {
-      return this.#full().body;
-    }
-
-    /** Only once someone made the body: asking does not start the frames. */
-    used(): boolean {
-      return this.#plain?.bodyUsed ?? false;
-    }
-
-    override text(): Promise<string> {
-      return this.#full().text();
-    }
-    override json(): Promise<unknown> {
-      return this.#full().json();
-    }
-    override arrayBuffer(): Promise<ArrayBuffer> {
-      return this.#full().arrayBuffer();
-    }
-    override blob(): Promise<Blob> {
-      return this.#full().blob();
-    }
-    override formData(): Promise<FormData> {
-      return this.#full().formData();
-    }
-    // The native clone() of the empty response underneath would have no body: tee the frames' stream instead.
-    override clone(): Response {
-      return this.#full().clone();
+    /** The frames' stream in a real Response: `body`, the readers and `clone()` (a tee) read it. */
+    protected makeFull(): Response {
+      return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
     }
   }
-  Object.defineProperties(EventStreamResponse.prototype, {
-    body: {
-      get(this: EventStreamResponse) {
-        return this.readBody();
-      },
-    },
-    bodyUsed: {
-      get(this: EventStreamResponse) {
-        return this.used();
-      },
-    },
-  });
   return { LazyResponse, TextResponse, EventStreamResponse };
 }
 
