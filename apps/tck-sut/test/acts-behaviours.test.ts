@@ -1,17 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
-import {
-  type ActsWire,
-  grpcWire,
-  isTerminal,
-  type Json,
-  jsonRpcWire,
-  ok,
-  okEvents,
-  pollTask,
-  restWire,
-  userMessage,
-} from './acts-wire.js';
+import { type ActsWire, isTerminal, type Json, ok, okEvents, pollTask, userMessage, wireFor } from './acts-wire.js';
 
 // The ACTS behaviour contract (acts/sut-behaviors.yaml) on a real SUT, over the three bindings, the way the corpus
 // drives it: the behaviour named by the text of the first user message, continuations and streams included.
@@ -22,12 +11,7 @@ describe.each(WIRES)('ACTS behaviours over %s', (binding) => {
   let wire: ActsWire;
   beforeAll(async () => {
     sut = await startSut({ port: 0, grpcPort: 0, acts: {}, longRunningMs: 400 });
-    wire =
-      binding === 'jsonrpc'
-        ? jsonRpcWire(sut.url)
-        : binding === 'rest'
-          ? restWire(sut.url)
-          : grpcWire(sut.grpcAddress ?? '');
+    wire = wireFor(binding, sut);
   });
   afterAll(async () => {
     wire.close();
@@ -165,8 +149,8 @@ describe.each(ADAPTERS)('ACTS behaviours on %s', (adapter) => {
   afterAll(() => sut.close());
 
   it('runs a multi-turn conversation, streams chunks and parses a client payload', async () => {
-    const rpc = jsonRpcWire(sut.url);
-    const rest = restWire(sut.url);
+    const rpc = wireFor('jsonrpc', sut);
+    const rest = wireFor('rest', sut);
     const first = ok(await rpc.call('SendMessage', userMessage('tck-multi-turn start'))).task;
     expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const last = ok(await rest.call('SendMessage', userMessage('done', { taskId: first.id }))).task;

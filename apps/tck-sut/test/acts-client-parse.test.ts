@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSut, startSut } from '../src/server.js';
-import { type ActsWire, grpcWire, type Json, jsonRpcWire, ok, restWire, userMessage } from './acts-wire.js';
+import { type ActsWire, type Json, ok, userMessage, wireFor } from './acts-wire.js';
 
 // tck-client-parse (ACTS §10 through a2a-itk's behaviour): the SUT hands the corpus's wire payloads to @a2a/client
 // and answers with what the client made of them, as the data part of a completed task's artifact.
@@ -17,12 +17,7 @@ describe.each(['jsonrpc', 'rest', 'grpc'] as const)('tck-client-parse over %s', 
   let wire: ActsWire;
   beforeAll(async () => {
     sut = await startSut({ port: 0, grpcPort: 0, acts: {} });
-    wire =
-      binding === 'jsonrpc'
-        ? jsonRpcWire(sut.url)
-        : binding === 'rest'
-          ? restWire(sut.url)
-          : grpcWire(sut.grpcAddress ?? '');
+    wire = wireFor(binding, sut);
   });
   afterAll(async () => {
     wire.close();

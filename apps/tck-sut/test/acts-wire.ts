@@ -201,3 +201,11 @@ export const isTerminal = (task: Json) =>
   ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'].includes(
     task.status?.state,
   );
+
+export type ActsBinding = 'jsonrpc' | 'rest' | 'grpc';
+
+/** The client of one binding for a running SUT (gRPC on its second port). */
+export function wireFor(binding: ActsBinding, sut: { url: string; grpcAddress?: string | undefined }): ActsWire {
+  if (binding === 'jsonrpc') return jsonRpcWire(sut.url);
+  return binding === 'rest' ? restWire(sut.url) : grpcWire(sut.grpcAddress ?? '');
+}
