@@ -52,6 +52,8 @@ describe('acts-runner against apps/tck-sut (express)', () => {
 
 describe('acts-runner against apps/tck-sut in ITK_ACTS_AUTH mode (express)', () => {
   let authSut: RunningSut;
+  const authCorpus = () =>
+    loadCorpus(directorySource(fileURLToPath(new URL('./fixtures/e2e-auth', import.meta.url))), 'suite.acts.yaml');
   beforeAll(async () => {
     authSut = await startSut({ adapter: 'express', port: 0, headerlessCard: 'v1', acts: { auth: true } });
   });
@@ -60,10 +62,7 @@ describe('acts-runner against apps/tck-sut in ITK_ACTS_AUTH mode (express)', () 
   });
 
   it('reads capabilities.authentication from the card, sends the token on operations only', async () => {
-    const corpus = loadCorpus(
-      directorySource(fileURLToPath(new URL('./fixtures/e2e-auth', import.meta.url))),
-      'suite.acts.yaml',
-    );
+    const corpus = authCorpus();
     const [report] = await runCorpus(corpus, {
       baseUrl: authSut.url,
       bindings: ['jsonrpc'],
@@ -87,10 +86,7 @@ describe('acts-runner against apps/tck-sut in ITK_ACTS_AUTH mode (express)', () 
   });
 
   it('without the token every operation is refused, a client step included', async () => {
-    const corpus = loadCorpus(
-      directorySource(fileURLToPath(new URL('./fixtures/e2e-auth', import.meta.url))),
-      'suite.acts.yaml',
-    );
+    const corpus = authCorpus();
     const [report] = await runCorpus(corpus, {
       baseUrl: authSut.url,
       bindings: ['jsonrpc'],
