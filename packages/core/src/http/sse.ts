@@ -24,8 +24,10 @@ export const dataFrame = (json: string, id?: number): string =>
 
 export const errorEventFrame = (json: string): string => `event: error\ndata: ${json}\n\n`;
 
-/** A batch this large leaves at once rather than at the end of the turn. */
-const BATCH_BYTES = 64 * 1024;
+/** A batch of frames this large leaves at once rather than at the end of the turn (here and in node/write-frames.ts). */
+export const SSE_BATCH_BYTES = 64 * 1024;
+/** The comment that keeps an idle stream open through proxies. */
+export const KEEP_ALIVE_FRAME = ': keep-alive\n\n';
 const TURN_ENDED = Symbol('turn ended');
 const later: (run: () => void) => unknown = globalThis.setImmediate ?? ((run) => setTimeout(run, 0));
 let turnEnd: Promise<typeof TURN_ENDED> | undefined;
@@ -57,7 +59,7 @@ export function sseStream(options: SseOptions): ReadableStream<Uint8Array> {
       controller.enqueue(encoder.encode(options.first));
       options.first = ''; // sent: not held for the stream's life
       timer = setInterval(() => {
-        if (!finished) controller.enqueue(encoder.encode(': keep-alive\n\n'));
+        if (!finished) controller.enqueue(encoder.encode(KEEP_ALIVE_FRAME));
       }, options.keepAliveMs);
       (timer as { unref?: () => void }).unref?.();
     },
@@ -68,7 +70,7 @@ export function sseStream(options: SseOptions): ReadableStream<Uint8Array> {
         waiting = undefined;
         while (!finished && !next.done) {
           batch += next.value;
-          if (batch.length >= BATCH_BYTES) break;
+          if (batch.length >= SSE_BATCH_BYTES) break;
           const following = options.rest.next();
           const settled = await Promise.race([following, endOfTurn()]);
           if (settled === TURN_ENDED) {

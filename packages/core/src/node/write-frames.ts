@@ -1,9 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SseOptions } from '../http/sse.js';
-
-/** A batch this large leaves at once rather than at the end of the turn. */
-const BATCH_BYTES = 64 * 1024;
-const KEEP_ALIVE = ': keep-alive\n\n';
+import { KEEP_ALIVE_FRAME, SSE_BATCH_BYTES, type SseOptions } from '../http/sse.js';
 
 /**
  * Writes SSE frames straight to a Node response (no Web stream, no re-encoding). The first frame of a turn of the
@@ -81,7 +77,7 @@ class FrameWriter {
       this.scheduled = true;
       setImmediate(flush, this);
       this.send();
-    } else if (this.pending.length >= BATCH_BYTES) this.send();
+    } else if (this.pending.length >= SSE_BATCH_BYTES) this.send();
   }
 
   send(): void {
@@ -127,7 +123,7 @@ const keepAlive = {
     if (!group) {
       const writers = new Set<FrameWriter>();
       const timer = setInterval(() => {
-        for (const w of writers) if (!w.gone) w.write(KEEP_ALIVE);
+        for (const w of writers) if (!w.gone) w.write(KEEP_ALIVE_FRAME);
       }, ms);
       timer.unref?.();
       group = { timer, writers };
