@@ -47,8 +47,8 @@ export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp
 export { localExecutionCoordinator } from './server/execution-coordinator.js';
 export { OPERATIONS, type Operation, type OperationEnv, type OperationName } from './server/operations.js';
 export { ownerOf } from './server/request-handler.js';
-export { parseEventId, seqOf, toStreamResponse, withSeq } from './server/stream-response.js';
 export { BoundedCache, type BoundedCacheOptions } from './store/bounded-cache.js';
+export { parseEventId, seqOf, toStreamResponse, withSeq } from './store/stream-response.js';
 export { startBindingTelemetry } from './telemetry/binding-telemetry.js';
 export { A2ALog } from './telemetry/logger.js';
 export type { RequestTelemetryHandle } from './telemetry/operation-telemetry.js';

@@ -1,5 +1,5 @@
 import canonicalizeModule from 'canonicalize';
-import { isObject } from '../compat/shape.js';
+import { isObject } from '../is-object.js';
 import { AgentCardSchema } from '../schemas/agent-card.js';
 
 // The agent card's canonical form (spec §8.4): what a card signature covers, shared by signing and verifying.

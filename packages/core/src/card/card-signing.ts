@@ -1,5 +1,5 @@
 import type { JWK, JWSHeaderParameters } from 'jose';
-import { isObject } from '../compat/shape.js';
+import { isObject } from '../is-object.js';
 import { loadJose } from '../load-jose.js';
 import type { AgentCardSignature } from '../schemas/agent-card.js';
 import { canonicalAgentCard, canonicalize, EXPLICIT_PRESENCE } from './canonical-card.js';

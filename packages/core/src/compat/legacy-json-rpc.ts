@@ -3,12 +3,13 @@ import type { JsonRpcCall, JsonRpcSettings } from '../http/json-rpc.js';
 import type { HeaderInit } from '../http/responses.js';
 import { jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from '../http/responses.js';
 import { streamResponse } from '../http/stream.js';
+import { isObject } from '../is-object.js';
 import { merge } from '../merge.js';
 import type { StreamResponse } from '../schemas/task.js';
 import type { OperationEnv } from '../server/operations.js';
 import { LegacyMethods } from './legacy-methods.js';
 import { SHARED_METHOD_NAMES } from './legacy-routes.js';
-import { isObject, type LegacyVersion } from './shape.js';
+import type { LegacyVersion } from './shape.js';
 
 /**
  * Serves the JSON-RPC calls that negotiate.ts read as an older wire (v0.3/v0.2/v0.1). Imported by the version router

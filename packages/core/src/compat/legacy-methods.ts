@@ -1,4 +1,5 @@
 import { A2AError, fromZodError, isA2AError } from '../errors.js';
+import { isObject } from '../is-object.js';
 import type { Message } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { StreamResponse, Task } from '../schemas/task.js';
@@ -12,7 +13,7 @@ import {
 } from '../server/operations.js';
 import { ownerOf } from '../server/request-handler.js';
 import { BoundedCache } from '../store/bounded-cache.js';
-import { badShape, compact, isObject, type LegacyVersion, optionalObject } from './shape.js';
+import { badShape, compact, type LegacyVersion, optionalObject } from './shape.js';
 import { toV01Message, V01View } from './v01-translate.js';
 import { toV03AgentCard } from './v03-card.js';
 import {

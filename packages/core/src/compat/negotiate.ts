@@ -1,10 +1,11 @@
 import { A2AError, fromZodError } from '../errors.js';
 import type { JsonRpcCall, JsonRpcSettings, JsonRpcVersionRouter } from '../http/json-rpc.js';
+import { isObject } from '../is-object.js';
 import { onDemand } from '../on-demand.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import type { LegacyJsonRpc } from './legacy-json-rpc.js';
 import { legacyVersionOf, SHARED_METHOD_NAMES } from './legacy-routes.js';
-import { isObject, type LegacyVersion } from './shape.js';
+import type { LegacyVersion } from './shape.js';
 
 /** Every `A2A-Version` (Major.Minor) one handler serves; 0.2 is read with the 0.3 wire (same JSON-RPC methods). */
 export const SERVED_VERSIONS: ReadonlySet<string> = new Set(['1.0', '0.3', '0.2', '0.1']);

@@ -1,10 +1,8 @@
 import { A2AError } from '../errors.js';
+import { isObject } from '../is-object.js';
 
 /** The wire versions the compat layer speaks besides 1.0. */
 export type LegacyVersion = '0.3' | '0.1';
-
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Drops `undefined` members so the output carries only what was set. */
 export function compact<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {

@@ -1,7 +1,8 @@
+import { isObject } from '../is-object.js';
 import type { Message, Part } from '../schemas/message.js';
 import type { Artifact, StreamResponse, Task, TaskState, TaskStatus } from '../schemas/task.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
-import { compact, isObject } from './shape.js';
+import { compact } from './shape.js';
 
 // v0.1 wire shapes (`tasks/send` era): parts tagged with `type`, no messageId/contextId on messages, `sessionId`
 // for the context, client-chosen task ids, artifacts addressed by `index`, events carrying the task `id`.

@@ -1,3 +1,4 @@
+import { isObject } from '../is-object.js';
 import {
   type AgentCard,
   AgentCardSchema,
@@ -5,7 +6,7 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from '../schemas/agent-card.js';
-import { badShape, compact, isObject } from './shape.js';
+import { badShape, compact } from './shape.js';
 
 // Agent card translation. v0.3 cards have a top-level `url` + `preferredTransport` + `additionalInterfaces`, a
 // card-level `protocolVersion`, `supportsAuthenticatedExtendedCard`, `type`-tagged security schemes with `in`, and

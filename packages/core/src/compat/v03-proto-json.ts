@@ -1,4 +1,5 @@
-import { compact, isObject } from './shape.js';
+import { isObject } from '../is-object.js';
+import { compact } from './shape.js';
 import type { V03Artifact, V03Message, V03Part, V03StreamResult, V03Task, V03TaskStatus } from './v03-types.js';
 
 // The v0.3 HTTP+JSON wire: ProtoJSON of the v0.3 proto, with its original field names (snake_case), message `content`

@@ -5,11 +5,11 @@ import type { RequestUrl } from '../http/request-url.js';
 import { type HeaderInit, jsonResponse } from '../http/responses.js';
 import { challenges } from '../http/security.js';
 import { type StreamSettings, streamResponse } from '../http/stream.js';
+import { isObject } from '../is-object.js';
 import { merge } from '../merge.js';
 import type { StreamResponse } from '../schemas/task.js';
 import type { OperationEnv } from '../server/operations.js';
 import { LegacyMethods } from './legacy-methods.js';
-import { isObject } from './shape.js';
 import { listTasksV03 } from './v03-list-tasks.js';
 import {
   pushConfigFromProto,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { fromZodError } from '../errors.js';
+import { isObject } from '../is-object.js';
 import { type Message, MessageSchema, type Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig, TaskPushNotificationConfigInput } from '../schemas/push-config.js';
 import {
@@ -13,7 +14,7 @@ import {
   type TaskStatus,
 } from '../schemas/task.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
-import { badShape, compact, isObject, type LegacyVersion, optionalObject, optionalString } from './shape.js';
+import { badShape, compact, type LegacyVersion, optionalObject, optionalString } from './shape.js';
 import type {
   V03Artifact,
   V03Message,

@@ -1,7 +1,7 @@
 import { type A2AError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
 import type { StreamResponse } from '../schemas/task.js';
-import { seqOf } from '../server/stream-response.js';
+import { seqOf } from '../store/stream-response.js';
 import { eventStreamResponse } from './prepared.js';
 import type { HeaderInit } from './responses.js';
 import { dataFrame, errorEventFrame, SSE_HEADERS, type SseOptions } from './sse.js';

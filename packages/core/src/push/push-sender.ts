@@ -1,6 +1,6 @@
 import { toV03StreamResult } from '../compat/v03-translate.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
-import { toStreamResponse } from '../server/stream-response.js';
+import { toStreamResponse } from '../store/stream-response.js';
 import type { PushConfigStore, TaskEventRecord, TaskStore } from '../store/task-store.js';
 import { isTerminal } from '../task-state.js';
 import { A2ALog, type A2ALogger } from '../telemetry/logger.js';

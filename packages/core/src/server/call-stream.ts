@@ -1,7 +1,7 @@
 import type { StreamResponse } from '../schemas/task.js';
+import { toStreamResponse, withSeq } from '../store/stream-response.js';
 import type { TaskEventRecord } from '../store/task-store.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
-import { toStreamResponse, withSeq } from './stream-response.js';
 import type { Subscription } from './task-subscription.js';
 
 /** A status event that leaves the task finished or waiting for the client: the agent's turn is over. */

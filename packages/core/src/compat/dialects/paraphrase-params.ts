@@ -1,5 +1,5 @@
+import { isObject } from '../../is-object.js';
 import type { OperationName } from '../../server/operations.js';
-import { isObject } from '../shape.js';
 
 // The paraphrased v1.0 (seed document 002) names a few things its own way: `taskId`/`configId` for the ids, roles
 // `user`/`agent`, parts `{file:{uri}, mimeType}` and `{structuredData}`, `blocking` (the opposite of v1.0's

@@ -1,6 +1,6 @@
 import { A2AError } from '../../errors.js';
 import { isJsonContentType, jsonValue, readJsonBody } from '../../http/body.js';
-import { isObject } from '../shape.js';
+import { isObject } from '../../is-object.js';
 import type { DialectSettings } from './dialect.js';
 
 /** A dialect request's JSON object body (`undefined` when empty): the same limits and checks as the v1.0 routes. */

@@ -1,6 +1,6 @@
+import { isObject } from '../../is-object.js';
 import type { Part } from '../../schemas/message.js';
 import type { Artifact } from '../../schemas/task.js';
-import { isObject } from '../shape.js';
 
 // The sessions dialect's artifacts `{id, type, data, name?, description?}` (seed document 004) and A2A parts:
 // `base64:` data → a raw part, type `url/reference` → a url part, JSON values (or a JSON type) → a data part, other

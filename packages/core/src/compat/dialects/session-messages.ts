@@ -1,7 +1,7 @@
+import { isObject } from '../../is-object.js';
 import type { Message } from '../../schemas/message.js';
 import type { Task } from '../../schemas/task.js';
 import { isInterrupted, isTerminal } from '../../task-state.js';
-import { isObject } from '../shape.js';
 import { isArtifactPart, partToArtifact, type SessionArtifact, taskArtifacts } from './session-artifacts.js';
 
 // The sessions dialect's messages `{id, role, content, created_at, in_reply_to?, metadata?, artifacts?}` read from

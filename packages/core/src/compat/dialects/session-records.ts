@@ -1,10 +1,10 @@
 import { newId } from '../../ids.js';
+import { isObject } from '../../is-object.js';
 import type { Task } from '../../schemas/task.js';
 import type { CallContext } from '../../server/agent-executor.js';
 import { ownerOf } from '../../server/request-handler.js';
 import { ConcurrentModificationError, type StoredTask, type TaskStore } from '../../store/task-store.js';
 import { isTerminal } from '../../task-state.js';
-import { isObject } from '../shape.js';
 
 // A session is an A2A context; the one thing a context does not have is a record of its own (when it was made, its
 // metadata, that it ended). That record is kept in the task store as a task of the session's id, under an owner key

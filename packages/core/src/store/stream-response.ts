@@ -1,5 +1,5 @@
 import type { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '../schemas/task.js';
-import type { TaskEventRecord } from '../store/task-store.js';
+import type { TaskEventRecord } from './task-store.js';
 
 /** The wire form of a log entry; `undefined` for entries clients do not see (their own messages). */
 export function toStreamResponse(record: TaskEventRecord): StreamResponse | undefined {
