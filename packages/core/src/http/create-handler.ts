@@ -1,3 +1,4 @@
+import type { AgentCardInput } from '../card/agent-card-input.js';
 import { cardPublisher, joinUrl } from '../card/publish-card.js';
 import { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from '../card/versioned-card-routes.js';
 import {
@@ -17,12 +18,7 @@ import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
 import type { A2AUser } from '../server/agent-executor.js';
 import { RequestCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
-import {
-  A2ARequestHandler,
-  type AgentCardInput,
-  type CloseOptions,
-  type RequestHandlerOptions,
-} from '../server/request-handler.js';
+import { A2ARequestHandler, type CloseOptions, type RequestHandlerOptions } from '../server/request-handler.js';
 import { type RequestTelemetry, startRequestTelemetry } from '../telemetry/request-telemetry.js';
 import { isJsonContentType } from './body.js';
 import { forwardedOrigin } from './forwarded-origin.js';

@@ -1,8 +1,9 @@
+import { type AgentCardInput, normalizeCard } from '../card/agent-card-input.js';
 import { A2AError, invalidParams, taskNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { merge } from '../merge.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
-import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
+import type { AgentCard } from '../schemas/agent-card.js';
 import type { Message, Part } from '../schemas/message.js';
 import {
   publicPushConfig,
@@ -21,6 +22,7 @@ import type {
 import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import { KeyedLists } from '../store/keyed-lists.js';
+import { toStreamResponse, withSeq } from '../store/stream-response.js';
 import {
   InvalidPageTokenError,
   type PushConfigStore,
@@ -40,19 +42,7 @@ import { type ExecutionCoordinator, localExecutionCoordinator } from './executio
 import { inputModeChecker } from './input-modes.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
 import { DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
-import { toStreamResponse, withSeq } from './stream-response.js';
 import { LazySubscription, type Subscription, TaskSubscription } from './task-subscription.js';
-
-/** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
-export type AgentCardInput = Omit<
-  AgentCard,
-  'supportedInterfaces' | 'defaultInputModes' | 'defaultOutputModes' | 'capabilities'
-> & {
-  supportedInterfaces?: AgentCard['supportedInterfaces'];
-  defaultInputModes?: string[];
-  defaultOutputModes?: string[];
-  capabilities?: AgentCard['capabilities'];
-};
 
 export interface RequestHandlerOptions {
   agentCard: AgentCardInput;
@@ -682,32 +672,9 @@ function isPushConfigStore(store: object): store is PushConfigStore {
   return typeof (store as Partial<PushConfigStore>).savePushConfig === 'function';
 }
 
-function normalizeCard(input: AgentCardInput): AgentCard {
-  const card = {
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    capabilities: {},
-    ...input,
-    supportedInterfaces: input.supportedInterfaces ?? [
-      { url: 'http://localhost/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    ],
-  };
-  const parsed = AgentCardSchema.safeParse(card);
-  if (!parsed.success)
-    throw new Error(
-      `Invalid agent card: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return { ...parsed.data, supportedInterfaces: input.supportedInterfaces ?? [] };
-}
-
 export function createRequestHandler(options: RequestHandlerOptions): A2ARequestHandler {
   return new A2ARequestHandler(options);
 }
-
-/**
- * Whether a logged event ends the agent's turn: a status change to a terminal or interrupted state. Other events keep
- * the state they found, so an artifact streamed while continuing an INPUT_REQUIRED task does not end the turn.
- */
 
 /**
  * The client's message with its task and context: the common fields in one object literal (held in the object
