@@ -107,12 +107,8 @@ export type {
 } from './schemas/task.js';
 export type * from './server/agent-executor.js';
 export type { ExecutionCoordinator, TrackedExecution } from './server/execution-coordinator.js';
-export {
-  A2ARequestHandler,
-  type CloseOptions,
-  createRequestHandler,
-  type RequestHandlerOptions,
-} from './server/request-handler.js';
+export { A2ARequestHandler, createRequestHandler } from './server/request-handler.js';
+export type { CloseOptions, RequestHandlerOptions } from './server/request-handler-options.js';
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-memory-task-store.js';
 export * from './store/task-store.js';
 export * from './task-state.js';

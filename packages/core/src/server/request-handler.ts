@@ -21,7 +21,6 @@ import type {
 } from '../schemas/requests.js';
 import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
-import { KeyedLists } from '../store/keyed-lists.js';
 import { toStreamResponse, withSeq } from '../store/stream-response.js';
 import {
   InvalidPageTokenError,
@@ -32,65 +31,20 @@ import {
   type TaskStore,
 } from '../store/task-store.js';
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
-import { A2ALog, type A2ALogger } from '../telemetry/logger.js';
+import { A2ALog } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
-import type { A2AUser, AgentExecutor, CallContext } from './agent-executor.js';
+import type { AgentExecutor, CallContext } from './agent-executor.js';
 import { CallStream, endsTurn } from './call-stream.js';
 import { Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
+import { ExecutionRegistry } from './execution-registry.js';
 import { inputModeChecker } from './input-modes.js';
+import type { CloseOptions, RequestHandlerOptions } from './request-handler-options.js';
 import { checkExecutor, setupWarnings } from './setup-checks.js';
-import { DEFAULT_STORE_RETRY_MS, isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
+import { statusClock } from './status-clock.js';
+import { DEFAULT_STORE_RETRY_MS, retryOnConflict } from './store-retry.js';
 import { LazySubscription, type Subscription, TaskSubscription } from './task-subscription.js';
-
-export interface RequestHandlerOptions {
-  agentCard: AgentCardInput;
-  executor: AgentExecutor;
-  /** Defaults to a bounded {@link InMemoryTaskStore}. */
-  taskStore?: (TaskStore & Partial<PushConfigStore>) | undefined;
-  /** Defaults to `taskStore` when it stores push configs too. */
-  pushConfigStore?: PushConfigStore | undefined;
-  /** Served by GetExtendedAgentCard to authenticated callers (requires `capabilities.extendedAgentCard`). */
-  extendedAgentCard?: (AgentCardInput | ((user: A2AUser) => AgentCardInput | Promise<AgentCardInput>)) | undefined;
-  /** Checks a webhook URL before a push config is stored (the push delivery module installs its SSRF guard here). */
-  validatePushUrl?: ((url: string) => void | Promise<void>) | undefined;
-  /** Push notification delivery, e.g. `createPushSender()`: notified of every saved config, follows its task. */
-  pushNotifications?: PushNotificationHook | undefined;
-  /**
-   * Where errors and warnings go, with the task id and trace id on each line (pino's shape: `logger.error({ err,
-   * taskId, traceId }, msg)`; pass a pino logger as is). Default: errors and warnings on the console, one line each.
-   */
-  logger?: A2ALogger | undefined;
-  /** Errors of agents and internals that are not the client's fault (takes precedence over `logger.error`). */
-  onError?: ((error: unknown) => void) | undefined;
-  /**
-   * Accept message parts of any media type. Default false: a part whose `mediaType` (text parts without one are
-   * `text/plain`) is not among the card's `defaultInputModes` or a skill's `inputModes` is refused with
-   * ContentTypeNotSupportedError (-32005 / HTTP 400) before anything is stored (spec §3.1.1).
-   */
-  acceptAnyInputMode?: boolean | undefined;
-  /**
-   * Setup warnings (settings that would silently do nothing, e.g. a v0.3 `url` in the card, or push advertised
-   * without a sender), each reported once when the handler is made (takes precedence over `logger.warn`).
-   */
-  onWarning?: ((message: string) => void) | undefined;
-  /** Clock (tests). */
-  now?: (() => string) | undefined;
-  /** Leases and cross-instance cancel for several instances on one durable store. Default: none needed. */
-  coordinator?: ExecutionCoordinator | undefined;
-  /**
-   * How long a running execution retries a write the task store refuses as unavailable (a database outage) before
-   * it gives up: its executor is aborted and its lease released, so the task ends FAILED rather than staying WORKING.
-   * The executor's call waits meanwhile. Default 5 minutes.
-   */
-  storeRetryMs?: number | undefined;
-}
-
-export interface CloseOptions {
-  /** How long running executions may take to finish before they are aborted and their tasks failed. Default 25 s. */
-  timeoutMs?: number;
-}
 
 const DEFAULT_PAGE_SIZE = 50;
 /** A client's cancel that keeps losing races to the agent's writes gives up with TaskNotCancelable after this many. */
@@ -98,18 +52,6 @@ const CANCEL_ATTEMPTS = 50;
 /** A client's message that keeps losing races (practically never: each loss means another writer progressed). */
 const MESSAGE_ATTEMPTS = 200;
 const SHUTDOWN_TIMEOUT_MS = 25_000;
-
-/** ISO-8601 time, formatted once per millisecond (busy servers ask several times per request). */
-let clockMs = -1;
-let clockIso = '';
-function systemClock(): string {
-  const ms = Date.now();
-  if (ms !== clockMs) {
-    clockMs = ms;
-    clockIso = new Date(ms).toISOString();
-  }
-  return clockIso;
-}
 
 /** Scope key: tasks belong to a tenant and a caller. */
 export const ownerOf = (call: CallContext): TaskOwner => `${call.tenant ?? ''}\u0000${call.user?.id ?? ''}`;
@@ -127,17 +69,12 @@ export class A2ARequestHandler {
   readonly log: A2ALog;
   private readonly validatePushUrl: ((url: string) => void | Promise<void>) | undefined;
   private readonly executor: AgentExecutor;
-  private readonly executions = new KeyedLists<string, Execution>();
-  private readonly onError: (error: unknown) => void;
   private readonly coordinator: ExecutionCoordinator;
   private readonly now: () => string;
   private readonly checkInputModes: (parts: readonly Part[]) => void;
   private readonly storeRetryMs: number;
-  private lastTimestamp = '';
-  /** Open client streams, ended by {@link close}. */
-  private readonly streams = new Set<Subscription>();
-  private closed: Promise<void> | undefined;
-  private onDrained: (() => void) | undefined;
+  /** Running executions and open client streams. */
+  private readonly running: ExecutionRegistry;
 
   constructor(private readonly options: RequestHandlerOptions) {
     if (!options?.agentCard) throw new TypeError('A2ARequestHandler needs an agentCard and an executor');
@@ -156,17 +93,17 @@ export class A2ARequestHandler {
     this.pushNotifications = options.pushNotifications;
     this.validatePushUrl =
       options.validatePushUrl ?? options.pushNotifications?.validatePushUrl?.bind(options.pushNotifications);
-    this.onError = (error) => this.log.error(error);
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
     this.storeRetryMs = options.storeRetryMs ?? DEFAULT_STORE_RETRY_MS;
-    const clock = options.now ?? systemClock;
-    // Status timestamps never go backwards: ListTasks orders by them.
-    this.now = () => {
-      const t = clock();
-      // ISO-8601 strings of one format compare correctly as strings.
-      if (t > this.lastTimestamp) this.lastTimestamp = t;
-      return this.lastTimestamp;
-    };
+    this.now = statusClock(options.now);
+    this.running = new ExecutionRegistry({
+      store,
+      executor: this.executor,
+      coordinator: this.coordinator,
+      log: this.log,
+      now: this.now,
+      storeRetryMs: this.storeRetryMs,
+    });
   }
 
   get capabilities(): AgentCard['capabilities'] {
@@ -193,7 +130,7 @@ export class A2ARequestHandler {
     return new CallStream(async () => {
       this.requireStreaming();
       const { execution, subscription } = await this.start(request, call, true);
-      this.follow(subscription);
+      this.running.follow(subscription);
       try {
         const first = await execution.first;
         if ('message' in first) return { subscription, first: [{ message: first.message }], finished: true };
@@ -204,11 +141,11 @@ export class A2ARequestHandler {
         );
         return { subscription, first: [snapshot], finished: isTerminal(task.status.state) };
       } catch (error) {
-        this.unfollow(subscription);
+        this.running.unfollow(subscription);
         subscription.close();
         throw error;
       }
-    }, this.unfollow);
+    }, this.running.unfollow);
   }
 
   async getTask(request: GetTaskRequest, call: CallContext): Promise<Task> {
@@ -250,7 +187,7 @@ export class A2ARequestHandler {
     let stored = await this.load(request.id, call);
     // Spec: a task in a terminal state, CANCELED included, is not cancelable (the v0.3 kit checks the second cancel).
     if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
-    const running = [...(this.executions.get(request.id) ?? [])];
+    const running = this.running.forTask(request.id);
     for (const execution of running) execution.abort('Task canceled');
     // Other instances may run executions of the task too (concurrent continuations): reach them as well.
     await this.coordinator.requestCancel(request.id);
@@ -294,7 +231,7 @@ export class A2ARequestHandler {
   ): AsyncGenerator<StreamResponse> {
     return new CallStream(async () => {
       this.requireStreaming();
-      if (this.closed) throw shuttingDown();
+      if (this.running.closing) throw shuttingDown();
       const stored = await this.load(request.id, call);
       const replay = afterSeq === undefined ? undefined : await this.replay(request.id, afterSeq, stored.version);
       if (!replay?.length && isTerminal(stored.task.status.state)) {
@@ -305,25 +242,14 @@ export class A2ARequestHandler {
         );
       }
       const subscription = this.subscribe(request.id, stored.version, call);
-      this.follow(subscription);
+      this.running.follow(subscription);
       return {
         subscription,
         first: replay?.length ? replay : [withSeq({ task: viewTask(stored.task) }, stored.version)],
         finished: isTerminal(stored.task.status.state),
       };
-    }, this.unfollow);
+    }, this.running.unfollow);
   }
-
-  /** An open client stream, ended by {@link close} (at once when close() ran while the call was starting). */
-  private follow(subscription: Subscription): void {
-    this.streams.add(subscription);
-    if (this.closed) subscription.close();
-  }
-
-  /** A stream's end (its subscription already closed). */
-  private readonly unfollow = (subscription: Subscription): void => {
-    this.streams.delete(subscription);
-  };
 
   async createPushConfig(
     request: TaskPushNotificationConfigInput,
@@ -385,7 +311,7 @@ export class A2ARequestHandler {
    */
   private async start(request: SendMessageRequest, call: CallContext, follow: boolean) {
     const { message, configuration } = request;
-    if (this.closed) throw shuttingDown();
+    if (this.running.closing) throw shuttingDown();
     this.checkRequiredExtensions(call);
     if (message.role !== 'ROLE_USER')
       throw invalidParams('Invalid params: message.role: must be ROLE_USER', [
@@ -456,7 +382,7 @@ export class A2ARequestHandler {
     });
     if (configuration?.returnImmediately) await execution.submit();
     execution.start();
-    this.track(execution);
+    this.running.track(execution);
     return { execution, subscription };
   }
 
@@ -498,60 +424,6 @@ export class A2ARequestHandler {
     return new TaskSubscription(this.store, taskId, afterSeq, call);
   }
 
-  private track(execution: Execution): void {
-    const { taskId } = execution;
-    this.executions.add(taskId, execution);
-    const lease = this.coordinator.track({
-      taskId,
-      abort: (reason) => {
-        execution.abort(reason);
-        Promise.resolve(this.executor.cancel?.(execution)).catch(this.onError);
-      },
-    });
-    // Forget the execution once its task is finished or it returned with the task waiting for the client, or once it
-    // is aborted (canceled, or it gave up on an unavailable store): no lease outlives an execution that cannot write.
-    let released = false;
-    const release = (handOver?: boolean) => {
-      if (released) return;
-      released = true;
-      lease.release(handOver);
-      this.executions.remove(taskId, execution);
-      if (this.executions.size === 0) this.onDrained?.();
-    };
-    execution.onAbort = release;
-    void execution.settled
-      .then(async () => {
-        // Its own last event left the task finished or waiting for the client: no read needed.
-        const last = execution.lastState;
-        if (last && (isTerminal(last) || isInterrupted(last))) return release();
-        const stored = execution.stored ? await this.readThroughOutage(taskId) : undefined;
-        const state = stored?.task.status.state;
-        if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
-        // Background work goes on after execute() returned: release when the task finishes.
-        for await (const record of this.store.subscribe(taskId, stored.version, execution.signal)) {
-          if (endsTurn(record)) break;
-        }
-        release();
-      })
-      .catch((error) => {
-        this.log.error(error, { taskId });
-        release();
-      });
-  }
-
-  /** The task, read again while the store is unavailable, for up to `storeRetryMs`. */
-  private async readThroughOutage(taskId: string): Promise<StoredTask | undefined> {
-    const since = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.store.get(taskId);
-      } catch (error) {
-        if (!isStoreUnavailable(error) || Date.now() - since >= this.storeRetryMs) throw error;
-        await outagePause(attempt);
-      }
-    }
-  }
-
   /**
    * Appends a client's message to the history. A lost race (the agent or another client wrote first) is retried on
    * the new version with jittered backoff; a task that finished meanwhile answers UnsupportedOperation, as for a
@@ -571,7 +443,7 @@ export class A2ARequestHandler {
 
   /** Whether {@link close} was called: new messages and subscriptions are refused. */
   get closing(): boolean {
-    return this.closed !== undefined;
+    return this.running.closing;
   }
 
   /**
@@ -582,54 +454,7 @@ export class A2ARequestHandler {
    * janitor to wait out. Reads and CancelTask are still served. Idempotent; the store is left open.
    */
   close(options: CloseOptions = {}): Promise<void> {
-    this.closed ??= this.shutDown(options.timeoutMs ?? SHUTDOWN_TIMEOUT_MS);
-    return this.closed;
-  }
-
-  private async shutDown(timeoutMs: number): Promise<void> {
-    for (const stream of this.streams) stream.close();
-    this.streams.clear();
-    if (this.executions.size > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        this.onDrained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.onDrained = undefined;
-    }
-    const left: Execution[] = [];
-    for (const running of this.executions.values()) left.push(...running);
-    await Promise.all(left.map((execution) => this.abandon(execution)));
-  }
-
-  /** Stops an execution that outlived the shutdown deadline and fails its task if it was still running. */
-  private async abandon(execution: Execution): Promise<void> {
-    const release = execution.onAbort;
-    execution.onAbort = undefined; // released below, once its task is failed
-    execution.abort('The server is shutting down');
-    let handOver = false;
-    try {
-      await retryOnConflict(CANCEL_ATTEMPTS, async () => {
-        const stored = await this.store.get(execution.taskId);
-        const state = stored?.task.status.state;
-        if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) return;
-        await this.store.append(execution.taskId, stored.version, {
-          kind: 'status',
-          status: {
-            state: 'TASK_STATE_FAILED',
-            timestamp: this.now(),
-            message: execution.agentMessage('The agent was shut down before the task finished'),
-          },
-        });
-      });
-    } catch (error) {
-      // The store is unreachable: the lease is handed over, so another instance's janitor fails the task.
-      this.log.error(error, { taskId: execution.taskId });
-      handOver = true;
-    }
-    release?.(handOver);
+    return this.running.close(options.timeoutMs ?? SHUTDOWN_TIMEOUT_MS);
   }
 
   private async load(taskId: string, call: CallContext): Promise<StoredTask> {

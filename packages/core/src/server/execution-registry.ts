@@ -1,0 +1,171 @@
+import { KeyedLists } from '../store/keyed-lists.js';
+import type { StoredTask, TaskStore } from '../store/task-store.js';
+import { isInterrupted, isTerminal } from '../task-state.js';
+import type { A2ALog } from '../telemetry/logger.js';
+import type { AgentExecutor } from './agent-executor.js';
+import { endsTurn } from './call-stream.js';
+import type { Execution } from './execution.js';
+import type { ExecutionCoordinator } from './execution-coordinator.js';
+import { isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
+import type { Subscription } from './task-subscription.js';
+
+/** A shutdown's failing write that keeps losing races to the agent's own writes gives up after this many. */
+const ABANDON_ATTEMPTS = 50;
+
+export interface ExecutionRegistryOptions {
+  store: TaskStore;
+  executor: AgentExecutor;
+  coordinator: ExecutionCoordinator;
+  log: A2ALog;
+  /** The handler's monotonic clock (status timestamps). */
+  now: () => string;
+  /** How long a task is read again while the store is unavailable. */
+  storeRetryMs: number;
+}
+
+/**
+ * What a request handler has running: its executions (with their leases) and its clients' open streams, and how
+ * they end at shutdown. The operations start work; this is where that work is found again (a cancel) and let go.
+ */
+export class ExecutionRegistry {
+  readonly #executions = new KeyedLists<string, Execution>();
+  /** Open client streams, ended by {@link close}. */
+  readonly #streams = new Set<Subscription>();
+  #closed: Promise<void> | undefined;
+  #onDrained: (() => void) | undefined;
+
+  constructor(private readonly options: ExecutionRegistryOptions) {}
+
+  /** The executions of a task running on this instance (a copy: aborting one removes it). */
+  forTask(taskId: string): Execution[] {
+    return [...(this.#executions.get(taskId) ?? [])];
+  }
+
+  /** Whether {@link close} was called. */
+  get closing(): boolean {
+    return this.#closed !== undefined;
+  }
+
+  /** Holds the execution's lease until its turn is over, it is aborted, or it can no longer write. */
+  track(execution: Execution): void {
+    const { taskId } = execution;
+    const { coordinator, executor, log } = this.options;
+    this.#executions.add(taskId, execution);
+    const lease = coordinator.track({
+      taskId,
+      abort: (reason) => {
+        execution.abort(reason);
+        Promise.resolve(executor.cancel?.(execution)).catch((error: unknown) => log.error(error));
+      },
+    });
+    // Forget the execution once its task is finished or it returned with the task waiting for the client, or once it
+    // is aborted (canceled, or it gave up on an unavailable store): no lease outlives an execution that cannot write.
+    let released = false;
+    const release = (handOver?: boolean) => {
+      if (released) return;
+      released = true;
+      lease.release(handOver);
+      this.#executions.remove(taskId, execution);
+      if (this.#executions.size === 0) this.#onDrained?.();
+    };
+    execution.onAbort = release;
+    void execution.settled
+      .then(async () => {
+        // Its own last event left the task finished or waiting for the client: no read needed.
+        const last = execution.lastState;
+        if (last && (isTerminal(last) || isInterrupted(last))) return release();
+        const stored = execution.stored ? await this.#readThroughOutage(taskId) : undefined;
+        const state = stored?.task.status.state;
+        if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
+        // Background work goes on after execute() returned: release when the task finishes.
+        for await (const record of this.options.store.subscribe(taskId, stored.version, execution.signal)) {
+          if (endsTurn(record)) break;
+        }
+        release();
+      })
+      .catch((error) => {
+        log.error(error, { taskId });
+        release();
+      });
+  }
+
+  /** An open client stream, ended by {@link close} (at once when close() ran while the call was starting). */
+  follow(subscription: Subscription): void {
+    this.#streams.add(subscription);
+    if (this.#closed) subscription.close();
+  }
+
+  /** A stream's end (its subscription already closed). */
+  readonly unfollow = (subscription: Subscription): void => {
+    this.#streams.delete(subscription);
+  };
+
+  /**
+   * Ends the open streams, gives running executions `timeoutMs` to finish, then aborts the rest and fails their
+   * tasks. Idempotent.
+   */
+  close(timeoutMs: number): Promise<void> {
+    this.#closed ??= this.#shutDown(timeoutMs);
+    return this.#closed;
+  }
+
+  /** The task, read again while the store is unavailable, for up to `storeRetryMs`. */
+  async #readThroughOutage(taskId: string): Promise<StoredTask | undefined> {
+    const since = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.options.store.get(taskId);
+      } catch (error) {
+        if (!isStoreUnavailable(error) || Date.now() - since >= this.options.storeRetryMs) throw error;
+        await outagePause(attempt);
+      }
+    }
+  }
+
+  async #shutDown(timeoutMs: number): Promise<void> {
+    for (const stream of this.#streams) stream.close();
+    this.#streams.clear();
+    if (this.#executions.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.#onDrained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#onDrained = undefined;
+    }
+    const left: Execution[] = [];
+    for (const running of this.#executions.values()) left.push(...running);
+    await Promise.all(left.map((execution) => this.#abandon(execution)));
+  }
+
+  /** Stops an execution that outlived the shutdown deadline and fails its task if it was still running. */
+  async #abandon(execution: Execution): Promise<void> {
+    const { store, now, log } = this.options;
+    const release = execution.onAbort;
+    execution.onAbort = undefined; // released below, once its task is failed
+    execution.abort('The server is shutting down');
+    let handOver = false;
+    try {
+      await retryOnConflict(ABANDON_ATTEMPTS, async () => {
+        const stored = await store.get(execution.taskId);
+        const state = stored?.task.status.state;
+        if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) return;
+        await store.append(execution.taskId, stored.version, {
+          kind: 'status',
+          status: {
+            state: 'TASK_STATE_FAILED',
+            timestamp: now(),
+            message: execution.agentMessage('The agent was shut down before the task finished'),
+          },
+        });
+      });
+    } catch (error) {
+      // The store is unreachable: the lease is handed over, so another instance's janitor fails the task.
+      log.error(error, { taskId: execution.taskId });
+      handOver = true;
+    }
+    release?.(handOver);
+  }
+}
