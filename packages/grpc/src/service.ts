@@ -11,7 +11,6 @@ import {
   OPERATIONS,
   type Operation,
   type OperationEnv,
-  type OperationName,
   parseParams,
   type RequestTelemetryHandle,
   startBindingTelemetry,
@@ -39,6 +38,9 @@ import { MAX_MESSAGE_BYTES, statusDetails } from './status-details.js';
 export type GrpcStatusName = Extract<keyof typeof status, string>;
 
 const codeOf = (name: string): status => (status as unknown as Record<string, status>)[name] ?? status.UNKNOWN;
+
+/** The operations as a contract method's name picks them, their types erased. */
+const BY_METHOD: Readonly<Record<string, Operation>> = OPERATIONS;
 
 /** Any call of the service, unary or streaming: what the `context` hook sees. */
 export type A2AGrpcCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
@@ -189,7 +191,7 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
   const definition: Record<string, MethodDefinition<DecodedRequest, Uint8Array>> = {};
   const implementation: UntypedServiceImplementation = {};
   for (const method of A2AService.methods) {
-    const operation = OPERATIONS[method.name as OperationName] as Operation | undefined;
+    const operation = BY_METHOD[method.name];
     if (!operation) continue; // every method of the contract has one (proto-contract.test.ts)
     const streams = method.methodKind === 'server_streaming';
     definition[method.name] = {

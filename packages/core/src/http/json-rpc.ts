@@ -119,6 +119,9 @@ export async function serveJsonRpc(
   }
 }
 
+/** The operations as a call's runtime method name picks them, their types erased. */
+const BY_METHOD: Readonly<Record<string, Operation>> = OPERATIONS;
+
 /** Runs a parsed call as the v1.0 method it names (dialects hand over their calls translated). Never throws. */
 export async function serveJsonRpcCall(
   call: JsonRpcCall,
@@ -127,7 +130,7 @@ export async function serveJsonRpcCall(
 ): Promise<Response> {
   const { id } = call;
   try {
-    const operation = (OPERATIONS as Record<string, Operation>)[call.method];
+    const operation = BY_METHOD[call.method];
     if (!operation || !Object.hasOwn(OPERATIONS, call.method)) {
       const near = similarMethod(call.method);
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);

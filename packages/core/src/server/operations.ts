@@ -40,17 +40,23 @@ interface OperationBase<S extends z.ZodType> {
   /** The schema's output for the common simple shape, checked by hand; `undefined` sends the params to `params`. */
   shortcut?: (params: unknown) => z.output<S> | undefined;
 }
-interface UnaryOperation<S extends z.ZodType> extends OperationBase<S> {
+interface UnaryOperation<S extends z.ZodType = z.ZodType, R = unknown> extends OperationBase<S> {
   stream?: false;
-  run(params: z.output<S>, env: OperationEnv): Promise<unknown>;
+  run(params: z.output<S>, env: OperationEnv): Promise<R>;
 }
-interface StreamOperation<S extends z.ZodType> extends OperationBase<S> {
+interface StreamOperation<S extends z.ZodType = z.ZodType> extends OperationBase<S> {
   stream: true;
   run(params: z.output<S>, env: OperationEnv): AsyncGenerator<StreamResponse>;
 }
-export type Operation = UnaryOperation<z.ZodType> | StreamOperation<z.ZodType>;
+/** Any operation, its types erased: what code that picks one by a runtime name holds. */
+export type Operation = UnaryOperation | StreamOperation;
 
-const op = <S extends z.ZodType>(o: UnaryOperation<S> | StreamOperation<S>) => o as unknown as Operation;
+/** An entry as written: its params typed by its schema, its result inferred from `run`. */
+function op<S extends z.ZodType, R>(operation: UnaryOperation<S, R>): UnaryOperation<S, R>;
+function op<S extends z.ZodType>(operation: StreamOperation<S>): StreamOperation<S>;
+function op(operation: Operation): Operation {
+  return operation;
+}
 
 /**
  * Every binding and wire version runs its operations through this table, so this is where the request's telemetry
@@ -89,13 +95,15 @@ function observed<T extends Record<string, Operation>>(table: T): T {
 }
 
 /** An operation's params checked: its shortcut when it takes them, else its schema. */
-export function parseOperationParams(operation: Operation, params: unknown): ReturnType<z.ZodType['safeParse']> {
+export function parseOperationParams<S extends z.ZodType>(
+  operation: OperationBase<S>,
+  params: unknown,
+): z.ZodSafeParseResult<z.output<S>> {
   const simple = operation.shortcut?.(params);
   return simple ? { success: true, data: simple } : operation.params.safeParse(params);
 }
 
-/** Every v1.0 operation by its method name; both bindings dispatch through this table. */
-export const OPERATIONS = observed({
+const table = {
   SendMessage: op({
     params: SendMessageRequestSchema,
     shortcut: simpleSendMessage,
@@ -138,6 +146,23 @@ export const OPERATIONS = observed({
     params: GetExtendedAgentCardRequestSchema,
     run: async (_p, { handler, call, publishCard }) => publishCard(await handler.getExtendedAgentCard(call)),
   }),
-} satisfies Record<string, Operation>);
+};
+type Table = typeof table;
 
-export type OperationName = keyof typeof OPERATIONS;
+export type OperationName = keyof Table;
+/** The params an operation runs on: its schema's output. */
+export type OperationParams<N extends OperationName> = z.output<Table[N]['params']>;
+/** What an operation's `run` returns: a promise of its result, or its events. */
+export type OperationOutput<N extends OperationName> = ReturnType<Table[N]['run']>;
+
+/**
+ * An entry typed by its name, so that `OPERATIONS[name].run(...)` for a generic `name` takes and gives that name's
+ * types: TypeScript relates the two only through a mapped type over the names (TS#47109). It is also an `Operation`,
+ * since a union of entries (`OPERATIONS[route.operation]`) can be called only through a signature they all share:
+ * no params fit every operation at once.
+ */
+type TypedOperation<N extends OperationName> = OperationBase<Table[N]['params']> &
+  Pick<Table[N], 'stream'> & { run(params: OperationParams<N>, env: OperationEnv): OperationOutput<N> } & Operation;
+
+/** Every v1.0 operation by its method name; both bindings dispatch through this table. */
+export const OPERATIONS: { readonly [N in OperationName]: TypedOperation<N> } = observed(table);
