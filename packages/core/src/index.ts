@@ -18,20 +18,21 @@ export {
   type FieldViolation,
   isA2AError,
 } from './errors.js';
+export { type A2AHttpHandler, createA2AHandler } from './handler/create-handler.js';
+export type {
+  A2AEngineOptions,
+  A2AHandlerOptions,
+  A2APreparedEngineOptions,
+  A2ATransportOptions,
+} from './handler/handler-options.js';
 export { checkMountable } from './http/check-mountable.js';
-export {
-  type A2AEngineOptions,
-  type A2AHandlerOptions,
-  type A2AHttpHandler,
-  type A2APreparedEngineOptions,
-  type A2ARequestContext,
-  type A2ATransportOptions,
-  createA2AHandler,
-  type HandleOptions,
-  type HandlerMount,
-  type MountableHandler,
-} from './http/create-handler.js';
 export type { HealthOptions } from './http/health.js';
+export type {
+  A2ARequestContext,
+  HandleOptions,
+  HandlerMount,
+  MountableHandler,
+} from './http/mountable-handler.js';
 export {
   InMemoryPushDeliveryStateStore,
   type PushConfigHealth,

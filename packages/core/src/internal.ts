@@ -33,7 +33,6 @@ export type * from './compat/v03-types.js';
 export { ERROR_DOMAIN, fromZodError, invalidParams, taskNotFound, toA2AError } from './errors.js';
 export { isJsonContentType, readBodyBytes, readBodyText, readCapped } from './http/body.js';
 export { checkMountable } from './http/check-mountable.js';
-export { requestedVersion } from './http/create-handler.js';
 export { forwardedOrigin } from './http/forwarded-origin.js';
 export { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from './http/json-depth.js';
 export { parseParams, tenantScoped } from './http/json-rpc.js';

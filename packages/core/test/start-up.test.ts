@@ -140,7 +140,7 @@ afterAll(() => {
 describe('start-up of the built package', () => {
   it('imports neither the legacy wires, the dialects, card signing, jose nor OpenTelemetry, nor undici', () => {
     const { sources, packages } = sourcesAndPackages(report.steps.start?.files ?? []);
-    expect(sources.has('http/create-handler.ts')).toBe(true); // the test sees the chunks' sources
+    expect(sources.has('handler/create-handler.ts')).toBe(true); // the test sees the chunks' sources
     expect(sources.has('node/node-web-request.ts')).toBe(true);
     for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
     expect(packages.has('zod')).toBe(true);
@@ -198,7 +198,7 @@ describe('start-up of the built package', () => {
     const sources = cached
       .filter((f) => f.startsWith(join(DIST, 'cjs')))
       .map((f) => relative(join(DIST, 'cjs'), f).replace(/\.js$/, '.ts'));
-    expect(sources).toContain('http/create-handler.ts');
+    expect(sources).toContain('handler/create-handler.ts');
     for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
     expect(cached.some((f) => /node_modules\/(jose|canonicalize)\//.test(f))).toBe(false);
   });

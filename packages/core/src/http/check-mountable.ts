@@ -1,4 +1,4 @@
-import type { MountableHandler } from './create-handler.js';
+import type { MountableHandler } from './mountable-handler.js';
 
 /**
  * Adapters call this at setup, so a missing or wrong handler fails there with what to pass instead of answering

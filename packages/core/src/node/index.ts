@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkMountable } from '../http/check-mountable.js';
-import type { A2ARequestContext, MountableHandler } from '../http/create-handler.js';
+import type { A2ARequestContext, MountableHandler } from '../http/mountable-handler.js';
 import { nodeWebRequest } from './node-web-request.js';
 import { writeNodeResponse } from './write-node-response.js';
 

@@ -1,0 +1,318 @@
+import type { AgentCardInput } from '../card/agent-card-input.js';
+import { cardPublisher, joinUrl } from '../card/publish-card.js';
+import { VersionedCardRoutes } from '../card/versioned-card-routes.js';
+import { chainJsonRpcRouters, checkDialects } from '../compat/dialects/dialect.js';
+import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
+import { A2AError, isA2AError } from '../errors.js';
+import { isJsonContentType } from '../http/body.js';
+import { forwardedOrigin } from '../http/forwarded-origin.js';
+import { healthCheck } from '../http/health.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../http/json-depth.js';
+import { peekJsonRpcId, serveJsonRpc } from '../http/json-rpc.js';
+import type { A2ARequestContext, HandleOptions, HandlerMount, MountableHandler } from '../http/mountable-handler.js';
+import { isPrepared, plainResponse, preparedRefusal, requestDisconnect } from '../http/prepared.js';
+import { parseRequestUrl, type RequestUrl } from '../http/request-url.js';
+import { requestedVersion } from '../http/requested-version.js';
+import { type HeaderInit, jsonRpcErrorResponse, restMediaType, statusErrorResponse } from '../http/responses.js';
+import { serveRest } from '../http/rest.js';
+import { authorize, challenges } from '../http/security.js';
+import { unknownOptionWarnings } from '../http/unknown-options.js';
+import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
+import { RequestCall } from '../server/call-context.js';
+import type { OperationEnv } from '../server/operations.js';
+import { A2ARequestHandler } from '../server/request-handler.js';
+import type { CloseOptions } from '../server/request-handler-options.js';
+import { type RequestTelemetry, startRequestTelemetry } from '../telemetry/request-telemetry.js';
+import { type A2AHandlerOptions, checkBasePath, OPTION_NAMES, requireEngineOptions } from './handler-options.js';
+import { LazyWires } from './lazy-wires.js';
+import { LEGACY_CARD_PATH, locate, matchRoute, type OperationRoute, type RouteTable } from './match-route.js';
+
+export interface A2AHttpHandler extends MountableHandler {
+  readonly mount: HandlerMount;
+  /** Same, with 404 instead of `undefined`, for Fetch-native hosts. */
+  fetch(request: Request, options?: HandleOptions): Promise<Response>;
+  readonly requestHandler: A2ARequestHandler;
+  /** The public card as served for a base URL. */
+  agentCard(baseUrl: string): AgentCard;
+  /**
+   * A card (the public one, or an extended one) completed as this handler serves it: the engine's defaults and the
+   * interfaces at `baseUrl` (default: `publicUrl`; with neither, only the added interfaces). For other transports.
+   */
+  publishCard(card: AgentCardInput, baseUrl?: string): AgentCard;
+  /**
+   * Lists an interface served beside this handler (e.g. `@a2a/grpc`'s listener) in the served cards, after the
+   * HTTP ones; returns the function that removes it again.
+   */
+  addInterface(agentInterface: AgentInterface): () => void;
+  /**
+   * Graceful shutdown (call it on SIGTERM, before closing the HTTP server): new messages and subscriptions get
+   * `Unavailable` (HTTP 503; JSON-RPC -32603), open SSE streams end so clients resubscribe elsewhere, running
+   * executions get `timeoutMs` (default 25 s) to finish, and the rest are aborted with their tasks FAILED and leases
+   * released. Closes the request handler (also one passed as `requestHandler`), not the task store.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+const CARD_PATH = '/.well-known/agent-card.json';
+
+/**
+ * The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. The composition
+ * root: it resolves the options, makes the engine, the cards and the wires, and answers what `matchRoute` finds.
+ */
+export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
+  const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
+  for (const warning of unknownOptionWarnings(options, OPTION_NAMES)) engine.log.warn(warning);
+  const basePath = checkBasePath(options.basePath);
+  const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
+  const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
+  const trustProxy = options.trustProxy === true;
+  const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
+  const cardPath = options.routes?.agentCard ?? CARD_PATH;
+  const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
+  const healthOptions = options.health === true ? {} : options.health || undefined;
+  const health = healthOptions && healthCheck(engine, healthOptions);
+  const settings = {
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    earlyErrors: options.earlyStreamErrors ?? 'json',
+    onError,
+  } as const;
+  const policy: VersionPolicy = {
+    legacy: options.legacyVersions ?? true,
+    strictVersionHeader: options.strictVersionHeader ?? false,
+  };
+  const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
+  const lazy = new LazyWires({
+    dialects: checkDialects(options.dialects),
+    v03RestStreamFrames: options.v03RestStreamFrames ?? 'proto',
+  });
+  // With a base path, the well-known documents are also at the origin root, where clients look (RFC 8615).
+  const rootPaths = new Set(basePath ? [cardPath, ...(policy.legacy ? [LEGACY_CARD_PATH] : []), jwksPath] : []);
+  const table: RouteTable = {
+    basePath,
+    rootPaths,
+    jsonRpcPath,
+    restPath,
+    cardPath,
+    jwksPath,
+    healthPath: healthOptions && (healthOptions.path ?? '/healthz'),
+    legacy: policy.legacy,
+    extendedCard: Boolean(engine.capabilities.extendedAgentCard),
+    // v0.2's extended card over plain HTTP, with the other older wires when the card declares one.
+    v02Card: policy.legacy && Boolean(engine.capabilities.extendedAgentCard),
+  };
+  const mount: HandlerMount = { basePath, rootPaths: [...rootPaths] };
+  const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
+
+  const extraInterfaces: AgentInterface[] = [];
+  const publishCard = cardPublisher({
+    base: engine.agentCard,
+    jsonRpcPath,
+    restPath,
+    legacy: policy.legacy,
+    extra: () => extraInterfaces,
+  });
+  const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
+  const cards = new VersionedCardRoutes(agentCard, {
+    maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
+    headerless: policy.legacy ? (options.headerlessCard ?? 'superset') : 'v1',
+    signing: options.signAgentCard,
+    jwksUrl: (baseUrl) => joinUrl(baseUrl, jwksPath),
+  });
+
+  // Our Node bridge reads the lazy responses' body beside them; every other host gets plain Responses.
+  async function handle(request: Request, handleOptions?: HandleOptions): Promise<Response | undefined> {
+    const response = await route(request, handleOptions);
+    return response && !isPrepared(request) ? plainResponse(response) : response;
+  }
+
+  async function route(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
+    const url = parseRequestUrl(request.url);
+    const method = request.method;
+    const located = locate(table, method, url.pathname, handleOptions.pathname);
+    if (!located) return undefined;
+    const origin = (trustProxy && forwardedOrigin(request.headers, url.origin)) || url.origin;
+    const baseUrl = options.publicUrl ?? `${origin}${located.prefix}`;
+    const version = requestedVersion(request, url);
+    // The bridge could not read the request as sent (an invalid Host): refused on our paths, others left to the host.
+    const refused = preparedRefusal(request);
+    let skipJwks = false;
+    for (;;) {
+      const match = matchRoute(table, lazy.wires, { ...located, method, version, skipJwks });
+      switch (match.kind) {
+        case 'none':
+          return undefined;
+        case 'load':
+          await lazy.load(match.wire);
+          continue;
+        case 'health':
+          return (health as NonNullable<typeof health>)(method);
+        case 'not-allowed':
+          return statusErrorResponse(
+            new A2AError('MethodNotAllowed', `Method ${method} not allowed here`),
+            { allow: match.allow },
+            match.rest ? restMediaType(request) : undefined,
+          );
+        case 'card':
+          if (refused) return statusErrorResponse(refused);
+          return cards.serve(request, baseUrl, match.superset ? 'superset' : cards.variant(version, match.legacyPath));
+        case 'jwks': {
+          // The push signer's and the card signer's public keys.
+          if (refused) return statusErrorResponse(refused);
+          const jwks = await cards.jwks(await engine.pushNotifications?.jwksResponse?.());
+          if (jwks) return jwks;
+          skipJwks = true; // none to serve: the path is matched as any other
+          continue;
+        }
+        case 'operation':
+          return operation(request, url, handleOptions, { route: match.route, version, baseUrl, refused });
+      }
+    }
+  }
+
+  /** An A2A operation's route: refused, or served inside the request's telemetry. */
+  async function operation(
+    request: Request,
+    url: RequestUrl,
+    handleOptions: HandleOptions,
+    matched: Omit<Matched, 'fail'> & { refused: A2AError | undefined },
+  ): Promise<Response> {
+    const { route } = matched;
+    const fail = async (error: A2AError, headers: HeaderInit = {}) =>
+      route.wire === 'jsonrpc'
+        ? jsonRpcErrorResponse(await peekJsonRpcId(request, settings.maxBodyBytes), error, headers)
+        : route.wire === 'dialect'
+          ? route.route.fail(error, headers)
+          : statusErrorResponse(error, headers, restMediaType(request));
+    if (matched.refused) return fail(matched.refused);
+    const telemetry = startRequestTelemetry({
+      binding: route.wire === 'jsonrpc' ? 'JSONRPC' : 'HTTP+JSON',
+      version: matched.version,
+      tenant: handleOptions.context?.tenant ?? (route.wire === 'rest' ? route.match.tenant : undefined),
+      headers: request.headers,
+      httpMethod: request.method,
+      path: url.pathname,
+      origin: url.origin,
+    });
+    const served = { route, version: matched.version, baseUrl: matched.baseUrl, fail };
+    if (!telemetry) return serve(request, url, handleOptions, undefined, served);
+    const response = await telemetry.run(() => serve(request, url, handleOptions, telemetry, served));
+    telemetry.finish(response);
+    return response;
+  }
+
+  /** One A2A operation on a matched route, answered (errors included). */
+  async function serve(
+    request: Request,
+    url: RequestUrl,
+    handleOptions: HandleOptions,
+    telemetry: RequestTelemetry | undefined,
+    { route, version, baseUrl, fail }: Matched,
+  ): Promise<Response> {
+    try {
+      // Dialects and the v0.2 card have no A2A-Version of their own to check.
+      if (route.wire !== 'dialect') {
+        checkServedVersion(
+          version,
+          policy,
+          route.wire === 'jsonrpc' ? 'jsonrpc' : route.wire === 'v03-rest' ? 'rest-v0.3' : 'rest',
+        );
+      }
+      if (route.wire === 'jsonrpc' && !isJsonContentType(request.headers.get('content-type'))) {
+        throw new A2AError('UnsupportedMediaType', 'Content-Type must be application/json or application/a2a+json');
+      }
+      // The adapter's caller (the framework's auth) wins; the handler's own hook fills what it left out.
+      const given = handleOptions.context ?? {};
+      const hooked = options.context && !given.user ? await options.context(request) : undefined;
+      const context: A2ARequestContext = { user: given.user ?? hooked?.user, tenant: given.tenant ?? hooked?.tenant };
+      authorize(engine.agentCard, context.user);
+
+      const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
+      const activated = requested.filter((uri) => declaredExtensions.has(uri));
+      const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
+      const call = new RequestCall(
+        {
+          user: context.user,
+          tenant: context.tenant,
+          extensions: activated,
+          lastEventId: request.headers.get('last-event-id') ?? undefined,
+        },
+        requestDisconnect(request), // the Node bridge's request view makes its signal on first read
+      );
+      const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl), telemetry };
+      // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
+      const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = settings;
+      const versions = lazy.dialectRpc
+        ? chainJsonRpcRouters([lazy.dialectRpc, versionRouter?.(version)])
+        : versionRouter?.(version);
+      const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
+      switch (route.wire) {
+        case 'jsonrpc':
+          return await serveJsonRpc(request, env, routeSettings);
+        case 'rest':
+          return await serveRest(request, url, route.match, env, routeSettings);
+        case 'v03-rest':
+          return await (lazy.v03Rest as NonNullable<LazyWires['v03Rest']>)(
+            request,
+            url,
+            route.match,
+            env,
+            routeSettings,
+          );
+        case 'dialect':
+          return await route.route.serve(request, url, env, routeSettings);
+      }
+    } catch (error) {
+      telemetry?.fail(error);
+      if (!isA2AError(error)) {
+        onError(error);
+        return fail(new A2AError('Internal', 'Internal error'));
+      }
+      const headers: HeaderInit =
+        error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(engine.agentCard) } : {};
+      return fail(error, headers);
+    }
+  }
+
+  return {
+    handle,
+    async fetch(request, handleOptions) {
+      return (await handle(request, handleOptions)) ?? new Response('Not Found', { status: 404 });
+    },
+    requestHandler: engine,
+    agentCard,
+    publishCard: (card, baseUrl = options.publicUrl) => publishCard(baseUrl)(card),
+    addInterface(agentInterface) {
+      extraInterfaces.push(agentInterface);
+      cards.invalidate();
+      return () => {
+        const at = extraInterfaces.indexOf(agentInterface);
+        if (at < 0) return;
+        extraInterfaces.splice(at, 1);
+        cards.invalidate();
+      };
+    },
+    mount,
+    close: (closeOptions) => {
+      lazy.close();
+      return engine.close(closeOptions);
+    },
+  };
+}
+
+/** A matched operation as `serve` answers it. */
+interface Matched {
+  route: OperationRoute;
+  version: string | undefined;
+  baseUrl: string;
+  fail: (error: A2AError, headers?: HeaderInit) => Promise<Response>;
+}
+
+const parseList = (header: string | null): string[] =>
+  header
+    ? header
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
