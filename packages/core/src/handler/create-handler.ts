@@ -137,9 +137,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     const version = requestedVersion(request, url);
     // The bridge could not read the request as sent (an invalid Host): refused on our paths, others left to the host.
     const refused = preparedRefusal(request);
-    let skipJwks = false;
+    // Written out, not spread: see `serve` below.
+    const { path, prefix, atRoot } = located;
+    const routeRequest = { path, prefix, atRoot, method, version, skipJwks: false };
     for (;;) {
-      const match = matchRoute(table, lazy.wires, { ...located, method, version, skipJwks });
+      const match = matchRoute(table, lazy.wires, routeRequest);
       switch (match.kind) {
         case 'none':
           return undefined;
@@ -162,7 +164,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
           if (refused) return statusErrorResponse(refused);
           const jwks = await cards.jwks(await engine.pushNotifications?.jwksResponse?.());
           if (jwks) return jwks;
-          skipJwks = true; // none to serve: the path is matched as any other
+          routeRequest.skipJwks = true; // none to serve: the path is matched as any other
           continue;
         }
         case 'operation':

@@ -69,6 +69,7 @@ export type RouteMatch =
   | { kind: 'operation'; route: OperationRoute };
 
 const NONE: RouteMatch = { kind: 'none' };
+const JSON_RPC: RouteMatch = { kind: 'operation', route: { wire: 'jsonrpc' } };
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
@@ -140,7 +141,7 @@ export function matchRoute(table: RouteTable, wires: LoadedWires, request: Route
     dialectRoute ??= onRest ? matchDialects(wires.dialects, method, restRelative) : undefined;
   }
 
-  if (isJsonRpc) return { kind: 'operation', route: { wire: 'jsonrpc' } };
+  if (isJsonRpc) return JSON_RPC;
   if (v03Match) return { kind: 'operation', route: { wire: 'v03-rest', match: v03Match } };
   if (dialectRoute) return { kind: 'operation', route: { wire: 'dialect', route: dialectRoute } };
   if (!restCandidate) return NONE;
