@@ -2,12 +2,12 @@ import { A2AError, fromZodError, isA2AError } from '../errors.js';
 import { isObject } from '../is-object.js';
 import type { Message } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
-import type { StreamResponse, Task } from '../schemas/task.js';
+import type { StreamResponse } from '../schemas/task.js';
 import {
   OPERATIONS,
-  type Operation,
   type OperationEnv,
   type OperationName,
+  type OperationOutput,
   parseOperationParams,
   withCall,
 } from '../server/operations.js';
@@ -36,15 +36,21 @@ interface LegacyMethod {
 }
 
 /** Runs a v1.0 operation on translated params; validation errors say the request was read as `version`. */
-async function call(name: OperationName, params: unknown, env: OperationEnv, version: LegacyVersion): Promise<unknown> {
-  const operation = OPERATIONS[name] as Operation;
+async function call<N extends OperationName>(
+  name: N,
+  params: unknown,
+  env: OperationEnv,
+  version: LegacyVersion,
+): Promise<Awaited<OperationOutput<N>>> {
+  const operation = OPERATIONS[name];
   const parsed = parseOperationParams(operation, params);
   if (!parsed.success) {
     const error = fromZodError(parsed.error);
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;
     throw error;
   }
-  return operation.run(parsed.data, withCall(env, { protocolVersion: version }));
+  // Awaited here: TypeScript matches a generic result to the promised type only once it is awaited.
+  return await operation.run(parsed.data, withCall(env, { protocolVersion: version }));
 }
 
 const unary = (result: unknown): LegacyResult => ({ kind: 'unary', result });
@@ -81,9 +87,7 @@ async function resolveConfigId(p: Record<string, unknown>, env: OperationEnv): P
   const taskId = requireString(p.id, '0.3', 'id');
   if (p.pushNotificationConfigId != null)
     return { taskId, id: requireString(p.pushNotificationConfigId, '0.3', 'pushNotificationConfigId') };
-  const list = (await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.3')) as {
-    configs: TaskPushNotificationConfig[];
-  };
+  const list = await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.3');
   const first = list.configs[0];
   if (!first)
     throw new A2AError('TaskNotFound', `Push notification config not found for task ${taskId}`, {
@@ -95,18 +99,13 @@ async function resolveConfigId(p: Record<string, unknown>, env: OperationEnv): P
 const V03: Record<string, LegacyMethod> = {
   'message/send': {
     version: '0.3',
-    run: async (p, env) =>
-      unary(
-        toV03SendResult(
-          (await call('SendMessage', sendParamsFromV03(p), env, '0.3')) as { task: Task } | { message: Message },
-        ),
-      ),
+    run: async (p, env) => unary(toV03SendResult(await call('SendMessage', sendParamsFromV03(p), env, '0.3'))),
   },
   'message/stream': {
     version: '0.3',
     run: async (p, env) => ({
       kind: 'stream',
-      events: (await call('SendStreamingMessage', sendParamsFromV03(p), env, '0.3')) as AsyncGenerator<StreamResponse>,
+      events: await call('SendStreamingMessage', sendParamsFromV03(p), env, '0.3'),
       frame: toV03StreamResult,
     }),
   },
@@ -115,12 +114,12 @@ const V03: Record<string, LegacyMethod> = {
     run: async (p, env) =>
       unary(
         toV03Task(
-          (await call(
+          await call(
             'GetTask',
             compact({ tenant: p.tenant, id: p.id, historyLength: p.historyLength ?? undefined }),
             env,
             '0.3',
-          )) as Task,
+          ),
         ),
       ),
   },
@@ -129,12 +128,12 @@ const V03: Record<string, LegacyMethod> = {
     run: async (p, env) =>
       unary(
         toV03Task(
-          (await call(
+          await call(
             'CancelTask',
             compact({ tenant: p.tenant, id: p.id, metadata: p.metadata ?? undefined }),
             env,
             '0.3',
-          )) as Task,
+          ),
         ),
       ),
   },
@@ -142,12 +141,7 @@ const V03: Record<string, LegacyMethod> = {
     version: '0.3',
     run: async (p, env) => ({
       kind: 'stream',
-      events: (await call(
-        'SubscribeToTask',
-        compact({ tenant: p.tenant, id: p.id }),
-        env,
-        '0.3',
-      )) as AsyncGenerator<StreamResponse>,
+      events: await call('SubscribeToTask', compact({ tenant: p.tenant, id: p.id }), env, '0.3'),
       frame: toV03StreamResult,
     }),
   },
@@ -159,24 +153,20 @@ const V03: Record<string, LegacyMethod> = {
       // v0.3 configs without an id are the task's default one (set again, it is replaced), as v0.3 clients expect.
       const id = config.id || 'default';
       const saved = await call('CreateTaskPushNotificationConfig', { ...config, id, tenant: p.tenant }, env, '0.3');
-      return unary(toV03PushConfig(saved as TaskPushNotificationConfig));
+      return unary(toV03PushConfig(saved));
     },
   },
   'tasks/pushNotificationConfig/get': {
     version: '0.3',
     run: async (p, env) => {
       const ids = await resolveConfigId(p, env);
-      return unary(
-        toV03PushConfig((await call('GetTaskPushNotificationConfig', ids, env, '0.3')) as TaskPushNotificationConfig),
-      );
+      return unary(toV03PushConfig(await call('GetTaskPushNotificationConfig', ids, env, '0.3')));
     },
   },
   'tasks/pushNotificationConfig/list': {
     version: '0.3',
     run: async (p, env) => {
-      const list = (await call('ListTaskPushNotificationConfigs', { taskId: p.id }, env, '0.3')) as {
-        configs: TaskPushNotificationConfig[];
-      };
+      const list = await call('ListTaskPushNotificationConfigs', { taskId: p.id }, env, '0.3');
       return unary(list.configs.map(toV03PushConfig));
     },
   },
@@ -191,7 +181,7 @@ const V03: Record<string, LegacyMethod> = {
   },
   'agent/getAuthenticatedExtendedCard': {
     version: '0.3',
-    run: async (_p, env) => unary(toV03AgentCard((await call('GetExtendedAgentCard', {}, env, '0.3')) as never)),
+    run: async (_p, env) => unary(toV03AgentCard(await call('GetExtendedAgentCard', {}, env, '0.3'))),
   },
 };
 
@@ -234,7 +224,7 @@ const V01: Record<string, LegacyMethod> = {
     version: '0.1',
     run: async (p, env, compat) => {
       const { clientId, request } = await sendParamsFromV01(p, env, compat);
-      const result = (await call('SendMessage', request, env, '0.1')) as { task: Task } | { message: Message };
+      const result = await call('SendMessage', request, env, '0.1');
       if ('message' in result) return unary(messageAsV01Task(result.message, clientId));
       compat.remember(clientId, result.task.id, env);
       return unary(compat.view(env).task(result.task));
@@ -244,7 +234,7 @@ const V01: Record<string, LegacyMethod> = {
     version: '0.1',
     run: async (p, env, compat) => {
       const { clientId, request } = await sendParamsFromV01(p, env, compat);
-      const events = (await call('SendStreamingMessage', request, env, '0.1')) as AsyncGenerator<StreamResponse>;
+      const events = await call('SendStreamingMessage', request, env, '0.1');
       const view = compat.view(env);
       return {
         kind: 'stream',
@@ -260,12 +250,7 @@ const V01: Record<string, LegacyMethod> = {
     version: '0.1',
     run: async (p, env, compat) => {
       const id = compat.serverTaskId(requireString(p.id, '0.1', 'id'), env);
-      const task = (await call(
-        'GetTask',
-        compact({ id, historyLength: p.historyLength ?? undefined }),
-        env,
-        '0.1',
-      )) as Task;
+      const task = await call('GetTask', compact({ id, historyLength: p.historyLength ?? undefined }), env, '0.1');
       return unary(compat.view(env).task(task));
     },
   },
@@ -273,7 +258,7 @@ const V01: Record<string, LegacyMethod> = {
     version: '0.1',
     run: async (p, env, compat) => {
       const id = compat.serverTaskId(requireString(p.id, '0.1', 'id'), env);
-      return unary(compat.view(env).task((await call('CancelTask', { id }, env, '0.1')) as Task));
+      return unary(compat.view(env).task(await call('CancelTask', { id }, env, '0.1')));
     },
   },
   'tasks/resubscribe': {
@@ -281,7 +266,7 @@ const V01: Record<string, LegacyMethod> = {
     run: async (p, env, compat) => {
       const id = compat.serverTaskId(requireString(p.id, '0.1', 'id'), env);
       const view = compat.view(env);
-      const events = (await call('SubscribeToTask', { id }, env, '0.1')) as AsyncGenerator<StreamResponse>;
+      const events = await call('SubscribeToTask', { id }, env, '0.1');
       return { kind: 'stream', events, frame: (event) => view.event(event) };
     },
   },
@@ -291,7 +276,7 @@ const V01: Record<string, LegacyMethod> = {
       const clientId = requireString(p.id, '0.1', 'id');
       const taskId = compat.serverTaskId(clientId, env);
       const config = pushConfigFromV03(p.pushNotificationConfig, taskId, 'pushNotificationConfig', '0.1');
-      const saved = (await call('CreateTaskPushNotificationConfig', config, env, '0.1')) as TaskPushNotificationConfig;
+      const saved = await call('CreateTaskPushNotificationConfig', config, env, '0.1');
       return unary({ id: clientId, pushNotificationConfig: v01PushConfig(saved) });
     },
   },
@@ -300,9 +285,7 @@ const V01: Record<string, LegacyMethod> = {
     run: async (p, env, compat) => {
       const clientId = requireString(p.id, '0.1', 'id');
       const taskId = compat.serverTaskId(clientId, env);
-      const list = (await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.1')) as {
-        configs: TaskPushNotificationConfig[];
-      };
+      const list = await call('ListTaskPushNotificationConfigs', { taskId }, env, '0.1');
       const first = list.configs[0];
       if (!first)
         throw new A2AError('TaskNotFound', `Push notification config not found for task ${clientId}`, {
