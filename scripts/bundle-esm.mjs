@@ -12,11 +12,12 @@ import { rolldown } from 'rolldown';
 
 /**
  * Entries (by output name) whose static imports each become one chunk, in this order: a module that several reach
- * goes to the first. Runtime-neutral code first, so `@a2a/core` never loads the Node chunk; the schemas alone, so
+ * goes to the first. Runtime-neutral code first, so `@a2a/core` never loads the Node chunk, nor `@a2a/core/adapter`
+ * (the bridge pieces that Fetch-host adapters such as Hono's take, ahead of the Node chunk); the schemas alone, so
  * `@a2a/core/schemas` loads them without the engine. The modules that only other entries (`./internal`) or dynamic
  * imports reach are split automatically.
  */
-const GROUPS = ['schemas/index', 'index', 'node/index'];
+const GROUPS = ['schemas/index', 'index', 'adapter', 'node/index'];
 
 const root = process.cwd();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -32,15 +32,11 @@ export {
 export type * from './compat/v03-types.js';
 export { ERROR_DOMAIN, fromZodError, invalidParams, taskNotFound, toA2AError } from './errors.js';
 export { isJsonContentType, readBodyBytes, readBodyText, readCapped } from './http/body.js';
-export { checkMountable } from './http/check-mountable.js';
-export { forwardedOrigin } from './http/forwarded-origin.js';
 export { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from './http/json-depth.js';
 export { parseParams, tenantScoped } from './http/json-rpc.js';
-export { isPrepared, plainResponse, preparedRefusal, prepareRequest } from './http/prepared.js';
 export { authorize } from './http/security.js';
 export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
 export { loadJose } from './load-jose.js';
-export { bufferedWebRequest } from './node/buffered-request.js';
 export { sha256Base64Url } from './push/push-signer.js';
 export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';
 export { localExecutionCoordinator } from './server/execution-coordinator.js';

@@ -1,6 +1,8 @@
-// The root entry is the public API: an app's names only. Protocol schemas live in `@a2a/core/schemas`, adapter
-// building blocks in `@a2a/core/internal`. A name added to the root must be added here on purpose.
+// The root entry is the public API: an app's names only. Protocol schemas live in `@a2a/core/schemas`, the adapter
+// authors' bridge pieces in `@a2a/core/adapter`, sibling packages' building blocks in `@a2a/core/internal`. A name
+// added to the root or to `/adapter` must be added here on purpose.
 import { describe, expect, it } from 'vitest';
+import * as adapter from '../src/adapter.js';
 import * as root from '../src/index.js';
 import * as internal from '../src/internal.js';
 import * as schemas from '../src/schemas/index.js';
@@ -25,7 +27,7 @@ const ROOT = [
   'TERMINAL_STATES',
   'applyTaskEvent',
   'canTransition',
-  'checkMountable', // for adapter authors too: runtime-neutral, so Fetch-native adapters need not reach into /internal
+  'checkMountable', // for adapter authors too (also on /adapter and /node): runtime-neutral
   'consoleLogger',
   'copyTask',
   'createA2AHandler',
@@ -45,9 +47,23 @@ const ROOT = [
   'viewTask',
 ];
 
+const ADAPTER = [
+  'bufferedWebRequest',
+  'carryRefusal',
+  'checkMountable',
+  'forwardedOrigin',
+  'isPrepared',
+  'plainResponse',
+];
+
 describe('public API', () => {
   it('the root exports exactly the app-facing names', () => {
     expect(Object.keys(root).sort()).toEqual(ROOT);
+  });
+
+  it('@a2a/core/adapter exports exactly the adapter authors’ names, none of them also on /internal', () => {
+    expect(Object.keys(adapter).sort()).toEqual(ADAPTER);
+    for (const name of ADAPTER) expect(internal).not.toHaveProperty(name);
   });
 
   it('internals are off the root and reachable from @a2a/core/internal or /schemas', () => {

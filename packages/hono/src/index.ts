@@ -1,12 +1,12 @@
-import { type A2ARequestContext, checkMountable, type MountableHandler } from '@a2a/core';
+import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
   bufferedWebRequest,
+  carryRefusal,
+  checkMountable,
   forwardedOrigin,
   isPrepared,
   plainResponse,
-  preparedRefusal,
-  prepareRequest,
-} from '@a2a/core/internal';
+} from '@a2a/core/adapter';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 
@@ -110,8 +110,7 @@ async function webRequest(c: Context, trustProxy: boolean): Promise<Request> {
   if (FORBIDDEN.has(method)) return raw;
   const request = new Request(forwarded ?? raw.url, init);
   // An invalid Host refused by withA2ARequestErrors (./node-server.ts) stays refused.
-  const refusal = preparedRefusal(raw);
-  return refusal ? prepareRequest(request, { refusal }) : request;
+  return carryRefusal(raw, request);
 }
 
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);

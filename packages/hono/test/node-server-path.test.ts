@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { client, createFixture, read, sse, userMessage } from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
-import { isPrepared } from '@a2a/core/internal';
+import { isPrepared } from '@a2a/core/adapter';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -50,6 +50,15 @@ export function prepareRequest(request: Request, prepared: PreparedRequest): Req
  */
 export const isPrepared = (request: Request): boolean => (request as WithPrepared)[PREPARED] !== undefined;
 
+/**
+ * `to`, refused as `from` was: a host that builds a second Request from a bridge's (to change its URL or body) keeps
+ * the bridge's refusal (an invalid Host) on it. `to` itself when `from` carries none.
+ */
+export function carryRefusal(from: Request, to: Request): Request {
+  const refusal = preparedRefusal(from);
+  return refusal ? prepareRequest(to, { refusal }) : to;
+}
+
 /** How the handler learns that the request's client went away: the host's cheap hook when it gave one. */
 export function requestDisconnect(request: Request): Disconnect {
   const prepared = (request as WithPrepared)[PREPARED];
