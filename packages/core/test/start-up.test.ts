@@ -14,7 +14,15 @@ const DIST = join(CORE, 'dist');
 
 /** Source modules that load at first use only, each with the use that loads it. */
 const ON_DEMAND = {
-  legacyJsonRpc: ['compat/legacy-json-rpc.ts', 'compat/legacy-methods.ts', 'compat/v01-translate.ts'],
+  legacyJsonRpc: [
+    'compat/legacy-json-rpc.ts',
+    'compat/legacy-methods.ts',
+    'compat/legacy-call.ts',
+    'compat/v03-methods.ts',
+    'compat/v01-methods.ts',
+    'compat/v01-task-ids.ts',
+    'compat/v01-translate.ts',
+  ],
   v03Rest: ['compat/v03-rest.ts', 'compat/v03-proto-json.ts', 'compat/v03-list-tasks.ts'],
   v02Card: ['compat/v02-extended-card.ts'],
   supersetCard: ['compat/v03-card.ts'],
