@@ -1,3 +1,4 @@
+// Long on purpose: the declared catalogue of hostile requests, one entry per case, read as one list.
 import fc from 'fast-check';
 import { FIXTURE_MAX_BODY } from './fixture.js';
 import type { RawRequest } from './raw-http.js';
