@@ -141,7 +141,7 @@ export function sessionsDialect(): Dialect {
       metadata: { ...body.metadata, [MESSAGE_KEY]: stamp },
     };
     const params = parseParams(OPERATIONS.SendMessage, { message }) as SendMessageRequest;
-    const result = (await OPERATIONS.SendMessage.run(params, env)) as SendMessageResponse;
+    const result = await OPERATIONS.SendMessage.run(params, env);
     const produced = answerOf(result, message as Message, stamp.created_at);
     // Ended while the agent worked: what this message started does not outlive the session.
     const now = await loadSession(store, env.call, id);
@@ -314,7 +314,7 @@ const messagesOf = async (env: OperationEnv, id: string) => contextMessages(awai
 /** The context's newest task when it waits for the client: the next message continues it. */
 async function waitingTask(env: OperationEnv, contextId: string): Promise<Task | undefined> {
   const request = { contextId, pageSize: 1 } as ListTasksRequest;
-  const { tasks } = (await OPERATIONS.ListTasks.run(request, env)) as { tasks: Task[] };
+  const { tasks } = await OPERATIONS.ListTasks.run(request, env);
   const newest = tasks[0];
   return newest && isInterrupted(newest.status.state) ? newest : undefined;
 }
