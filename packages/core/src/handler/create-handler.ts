@@ -149,7 +149,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
           await lazy.load(match.wire);
           continue;
         case 'health':
-          return (health as NonNullable<typeof health>)(method);
+          return health?.(method);
         case 'not-allowed':
           return statusErrorResponse(
             new A2AError('MethodNotAllowed', `Method ${method} not allowed here`),
@@ -255,13 +255,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         case 'rest':
           return await serveRest(request, url, route.match, env, routeSettings);
         case 'v03-rest':
-          return await (lazy.v03Rest as NonNullable<LazyWires['v03Rest']>)(
-            request,
-            url,
-            route.match,
-            env,
-            routeSettings,
-          );
+          return await route.serve(request, url, route.match, env, routeSettings);
         case 'dialect':
           return await route.route.serve(request, url, env, routeSettings);
       }

@@ -10,16 +10,12 @@ const v03RestModule = onDemand(() => import('../compat/v03-rest.js'));
 const v02CardModule = onDemand(() => import('../compat/v02-extended-card.js'));
 const dialectsModule = onDemand(() => import('../compat/dialects/make-dialects.js'));
 
-type V03RestServer = ReturnType<Awaited<ReturnType<typeof v03RestModule>>['createV03RestServer']>;
-
 /**
  * One handler's wires that load at their first request: what the route matcher sees (`wires`), and what serves them
  * once loaded. The dialects start loading when the handler is made; the others when a request first needs them.
  */
 export class LazyWires {
   readonly wires: LoadedWires;
-  /** The v0.3 REST server (with `wires.v03Rest`). */
-  v03Rest: V03RestServer | undefined;
   /** The dialects' JSON-RPC methods, tried before the versions' (with `wires.dialects`). */
   dialectRpc: JsonRpcVersionRouter | undefined;
   readonly #dialectsReady: Promise<void> | undefined;
@@ -44,8 +40,10 @@ export class LazyWires {
     switch (wire) {
       case 'v03-rest': {
         const { createV03RestServer, matchV03Rest } = await v03RestModule();
-        this.v03Rest ??= createV03RestServer({ streamFrames: this.options.v03RestStreamFrames });
-        this.wires.v03Rest = matchV03Rest;
+        this.wires.v03Rest ??= {
+          match: matchV03Rest,
+          serve: createV03RestServer({ streamFrames: this.options.v03RestStreamFrames }),
+        };
         return;
       }
       case 'v02-card': {

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialect, DialectRoute } from '../compat/dialects/dialect.js';
 import { V02_EXTENDED_CARD_PATH } from '../compat/legacy-routes.js';
-import type { matchV03Rest } from '../compat/v03-rest.js';
-import { type LoadedWires, locate, matchRoute, type RouteMatch, type RouteTable } from './match-route.js';
+import {
+  type LoadedWires,
+  locate,
+  matchRoute,
+  type RouteMatch,
+  type RouteTable,
+  type V03RestWire,
+} from './match-route.js';
 
 const table = (over: Partial<RouteTable> = {}): RouteTable => ({
   basePath: '',
@@ -109,12 +115,16 @@ describe('matchRoute', () => {
       kind: 'operation',
       route: { wire: 'rest' },
     });
-    const v03Rest = ((_method: string, path: string) =>
-      path === '/v1/message:send' ? { allowed: ['POST'] } : undefined) as typeof matchV03Rest;
+    const serve: V03RestWire['serve'] = async () => new Response();
+    const v03Rest: V03RestWire = {
+      match: (_method, path) => (path === '/v1/message:send' ? { allowed: ['POST'] } : undefined),
+      serve,
+    };
     expect(match('GET', '/v1/message:send', { wires: loaded({ v03Rest }) })).toEqual({
       kind: 'operation',
-      route: { wire: 'v03-rest', match: { allowed: ['POST'] } },
+      route: { wire: 'v03-rest', match: { allowed: ['POST'] }, serve },
     });
+    expect(match('GET', '/v1/other', { wires: loaded({ v03Rest }) })).toEqual({ kind: 'none' });
   });
 
   it('serves the public card at v0.3’s /v1/card when there is no extended card', () => {

@@ -1,6 +1,6 @@
 import { type Dialect, type DialectRoute, matchDialects } from '../compat/dialects/dialect.js';
 import { V02_EXTENDED_CARD_PATH } from '../compat/legacy-routes.js';
-import type { matchV03Rest, V03RestMatch } from '../compat/v03-rest.js';
+import type { createV03RestServer, matchV03Rest, V03RestMatch } from '../compat/v03-rest.js';
 import { matchRest, type RestMatch } from '../http/rest.js';
 
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
@@ -24,9 +24,15 @@ export interface RouteTable {
   v02Card: boolean;
 }
 
+/** v0.3 REST's routes, and the server that answers them. */
+export interface V03RestWire {
+  match: typeof matchV03Rest;
+  serve: ReturnType<typeof createV03RestServer>;
+}
+
 /** The wires that load at their first request: `undefined` until loaded (`dialects` only when some are configured). */
 export interface LoadedWires {
-  v03Rest: typeof matchV03Rest | undefined;
+  v03Rest: V03RestWire | undefined;
   dialects: readonly Dialect[] | undefined;
   v02Card: Dialect | undefined;
 }
@@ -53,7 +59,7 @@ export interface RouteRequest extends Located {
 export type OperationRoute =
   | { wire: 'jsonrpc' }
   | { wire: 'rest'; match: RestMatch }
-  | { wire: 'v03-rest'; match: V03RestMatch }
+  | { wire: 'v03-rest'; match: V03RestMatch; serve: V03RestWire['serve'] }
   | { wire: 'dialect'; route: DialectRoute };
 
 export type RouteMatch =
@@ -124,8 +130,9 @@ export function matchRoute(table: RouteTable, wires: LoadedWires, request: Route
   if (v03Rest && restRelative === '/v1/card' && !table.extendedCard && isRead(method)) {
     return { kind: 'card', legacyPath: false, superset: true };
   }
-  if (v03Rest && !wires.v03Rest) return { kind: 'load', wire: 'v03-rest' };
-  const v03Match = v03Rest ? wires.v03Rest?.(method, restRelative) : undefined;
+  const v03Wire = v03Rest ? wires.v03Rest : undefined;
+  if (v03Rest && !v03Wire) return { kind: 'load', wire: 'v03-rest' };
+  const v03Match = v03Wire?.match(method, restRelative);
   const restCandidate = onRest && !v03Match ? matchRest(method, restRelative) : undefined;
   // The dialects' JSON-RPC methods are served beside the versions': every operation waits for them once.
   if (!wires.dialects) return { kind: 'load', wire: 'dialects' };
@@ -142,7 +149,8 @@ export function matchRoute(table: RouteTable, wires: LoadedWires, request: Route
   }
 
   if (isJsonRpc) return JSON_RPC;
-  if (v03Match) return { kind: 'operation', route: { wire: 'v03-rest', match: v03Match } };
+  if (v03Wire && v03Match)
+    return { kind: 'operation', route: { wire: 'v03-rest', match: v03Match, serve: v03Wire.serve } };
   if (dialectRoute) return { kind: 'operation', route: { wire: 'dialect', route: dialectRoute } };
   if (!restCandidate) return NONE;
   if ('allowed' in restCandidate) {
