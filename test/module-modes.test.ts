@@ -19,6 +19,7 @@ const CONSUMER = `import { createA2AHandler, type AgentExecutor } from '@a2a/cor
 import { createNodeHandler } from '@a2a/core/node';
 import { AgentCardSchema } from '@a2a/core/schemas';
 import { OPERATIONS } from '@a2a/core/internal';
+import { carryRefusal } from '@a2a/core/adapter';
 import { a2aExpress } from '@a2a/express';
 import { a2aKoa } from '@a2a/koa';
 import { a2aHapi } from '@a2a/hapi';
@@ -39,7 +40,7 @@ const a2a = createA2AHandler({
 const kinds = [createNodeHandler, AgentCardSchema.parse, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map(
   (f) => typeof f,
 );
-const operations = Object.keys(OPERATIONS).length > 0;
+const operations = Object.keys(OPERATIONS).length > 0 && typeof carryRefusal === 'function';
 async function main(): Promise<void> {
   const response = await a2a.handle(new Request('http://127.0.0.1/.well-known/agent-card.json'));
   if (!response) throw new Error('no card route');
@@ -141,7 +142,7 @@ describe('packed packages in every TypeScript module mode', () => {
   });
 
   it('plain require() from JavaScript loads every package', () => {
-    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
+    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/adapter', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
 
