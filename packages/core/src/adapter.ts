@@ -2,7 +2,7 @@
 // Runtime-neutral: it loads no `node:` module, so an adapter for Fetch hosts (Workers, Bun, Deno) may import it.
 // Adapters for Node's req/res use `@a2a/core/node` (`nodeWebRequest`, `writeNodeResponse`). Guide:
 // docs/writing-an-adapter.md.
-export { checkMountable } from './http/check-mountable.js';
+export { basePathUnderPrefix, checkMountable } from './http/check-mountable.js';
 export { forwardedOrigin } from './http/forwarded-origin.js';
 export { carryRefusal, isPrepared, plainResponse } from './http/prepared.js';
 export { bufferedWebRequest } from './node/buffered-request.js';

@@ -48,6 +48,7 @@ const ROOT = [
 ];
 
 const ADAPTER = [
+  'basePathUnderPrefix',
   'bufferedWebRequest',
   'carryRefusal',
   'checkMountable',

@@ -1,4 +1,5 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
+import { basePathUnderPrefix } from '@a2a/core/adapter';
 
 import {
   checkMountable,
@@ -46,7 +47,14 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
   const basePath = a2a.mount?.basePath;
   const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction, bodyError?: unknown) => {
     // Express tells a middleware where it is mounted only when a request comes: refused then, naming the fix.
-    if (basePath && req.baseUrl) return next(basePathUnderPrefix(basePath, req.baseUrl));
+    if (basePath && req.baseUrl)
+      return next(
+        basePathUnderPrefix(
+          'a2aExpress',
+          basePath,
+          `mount it at the app's root (app.use(a2aExpress(handler)), not under '${req.baseUrl}')`,
+        ),
+      );
     try {
       // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
       const url =
@@ -73,14 +81,6 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
     else next(error);
   };
   return [handler, parserErrors];
-}
-
-function basePathUnderPrefix(basePath: string, prefix: string): Error {
-  return new Error(
-    `a2aExpress: the handler has basePath '${basePath}', which places its routes: mount it at the app's root ` +
-      `(app.use(a2aExpress(handler)), not under '${prefix}'), or create the handler without basePath for a ` +
-      'prefix-only mount',
-  );
 }
 
 /** The Host as Express sees it: its `hostname` honours `trust proxy`; the port comes from the header it used. */

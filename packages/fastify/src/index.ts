@@ -5,6 +5,7 @@ import {
   createA2AHandler,
   type MountableHandler,
 } from '@a2a/core';
+import { basePathUnderPrefix } from '@a2a/core/adapter';
 import {
   checkMountable,
   drainRequest,
@@ -50,10 +51,7 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
   const { prefix } = fastify;
   const mount = a2a.mount;
   if (mount?.basePath && prefix) {
-    throw new Error(
-      `a2aFastify: the handler has basePath '${mount.basePath}', which places its routes: register the plugin without ` +
-        `a prefix ('${prefix}'), or create the handler without basePath for a prefix-only mount`,
-    );
+    throw basePathUnderPrefix('a2aFastify', mount.basePath, `register the plugin without a prefix ('${prefix}')`);
   }
   // This plugin's routes only (the context is encapsulated): the bytes as sent (after the app's preParsing hooks), for
   // core to read; Fastify's refusals of them (over `bodyLimit`, a bad Content-Length or Content-Type) answered the

@@ -1,5 +1,6 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import { A2AError, type A2ARequestContext, type MountableHandler } from '@a2a/core';
+import { basePathUnderPrefix } from '@a2a/core/adapter';
 import {
   checkMountable,
   drainRequest,
@@ -56,10 +57,10 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
     const prefix = server.realm.modifiers.route.prefix ?? '';
     const mount = options.handler.mount;
     if (mount?.basePath && prefix && prefix !== mount.basePath) {
-      throw new Error(
-        `a2aHapi: the handler has basePath '${mount.basePath}', which places its routes: register the plugin ` +
-          `without routes.prefix ('${prefix}') or with the same prefix, or create the handler without basePath for ` +
-          'a prefix-only mount',
+      throw basePathUnderPrefix(
+        'a2aHapi',
+        mount.basePath,
+        `register the plugin without routes.prefix ('${prefix}') or with the same prefix`,
       );
     }
     /**

@@ -1,5 +1,6 @@
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
+  basePathUnderPrefix,
   bufferedWebRequest,
   carryRefusal,
   checkMountable,
@@ -36,7 +37,13 @@ export function a2aMiddleware<E extends Env = Env>(
     const depth = routePath(c).split('/').length - 2;
     const prefix = depth > 0 ? path.split('/', depth + 1).join('/') : '';
     // Hono tells a middleware where it is mounted only when a request comes: refused then, naming the fix.
-    if (basePath && prefix) throw basePathUnderPrefix(basePath, prefix);
+    if (basePath && prefix) {
+      throw basePathUnderPrefix(
+        'a2aHono',
+        basePath,
+        `mount it at the root (app.route('/', a2aHono(handler)) or app.use(a2aMiddleware(handler))), not under '${prefix}'`,
+      );
+    }
     const context = (await options.context?.(c)) ?? {};
     const response = await a2a.handle(request, { pathname: path.slice(prefix.length) || '/', context });
     if (!response) return next();
@@ -49,14 +56,6 @@ export function a2aMiddleware<E extends Env = Env>(
 export function a2aHono<E extends Env = Env>(a2a: MountableHandler, options: A2AHonoOptions<E> = {}): Hono<E> {
   checkMountable(a2a, 'a2aHono');
   return new Hono<E>().all('*', a2aMiddleware(a2a, options));
-}
-
-function basePathUnderPrefix(basePath: string, prefix: string): Error {
-  return new Error(
-    `a2aHono: the handler has basePath '${basePath}', which places its routes: mount it at the root ` +
-      `(app.route('/', a2aHono(handler)) or app.use(a2aMiddleware(handler))), not under '${prefix}', or create the ` +
-      'handler without basePath for a prefix-only mount',
-  );
 }
 
 /** The Node request and response `@hono/node-server` passes as `c.env` (duck-typed: this entry loads no `node:`). */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
+import { basePathUnderPrefix } from '@a2a/core/adapter';
 import {
   checkMountable,
   joinRequestUrl,
@@ -56,10 +57,7 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
   const prefix = options.prefix?.replace(/\/$/, '') ?? '';
   const basePath = a2a.mount?.basePath;
   if (basePath && prefix) {
-    throw new Error(
-      `a2aKoa: the handler has basePath '${basePath}', which places its routes: leave out the prefix option ` +
-        `('${prefix}'), or create the handler without basePath for a prefix-only mount`,
-    );
+    throw basePathUnderPrefix('a2aKoa', basePath, `leave out the prefix option ('${prefix}')`);
   }
   return async (ctx, next): Promise<void> => {
     const bodyError = (ctx.request as BodyParsed)[BODY_ERROR];

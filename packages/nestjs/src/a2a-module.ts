@@ -1,4 +1,5 @@
 import { createA2AHandler, type MountableHandler } from '@a2a/core';
+import { basePathUnderPrefix } from '@a2a/core/adapter';
 import { checkMountable } from '@a2a/core/node';
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -52,10 +53,7 @@ export class A2AModule implements OnModuleInit, OnApplicationShutdown {
   onModuleInit() {
     const basePath = this.handler.mount?.basePath;
     if (basePath && this.mountPath) {
-      throw new Error(
-        `A2AModule: the handler has basePath '${basePath}', which places its routes: leave out path ` +
-          `('${this.mountPath}'), or create the handler without basePath for a prefix-only mount`,
-      );
+      throw basePathUnderPrefix('A2AModule', basePath, `leave out path ('${this.mountPath}')`);
     }
     const adapter = this.host.httpAdapter;
     const app = adapter?.getInstance();

@@ -18,6 +18,18 @@ export function checkMountable(handler: unknown, where: string): asserts handler
   );
 }
 
+/**
+ * The setup error for a handler with a `basePath` mounted under a framework prefix: `basePath` alone places its routes
+ * (and the card at the origin root), so the prefix cannot apply. `fix` says how to mount it at the root in that
+ * framework's words.
+ */
+export function basePathUnderPrefix(where: string, basePath: string, fix: string): Error {
+  return new Error(
+    `${where}: the handler has basePath '${basePath}', which places its routes: ${fix}, or create the handler ` +
+      'without basePath for a prefix-only mount',
+  );
+}
+
 /** What the wrong object most likely is, and the fix. */
 function hint(handler: object, where: string): string {
   if ('executor' in handler || 'agentCard' in handler)
