@@ -5,7 +5,7 @@ import {
   type OperationEnv,
   type OperationName,
   type OperationOutput,
-  parseOperationParams,
+  parseParamsOf,
   withCall,
 } from '../server/operations.js';
 import { badShape, type LegacyVersion } from './shape.js';
@@ -33,7 +33,7 @@ export async function call<N extends OperationName>(
   version: LegacyVersion,
 ): Promise<Awaited<OperationOutput<N>>> {
   const operation = OPERATIONS[name];
-  const parsed = parseOperationParams(operation, params);
+  const parsed = parseParamsOf(name, params);
   if (!parsed.success) {
     const error = fromZodError(parsed.error);
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;

@@ -1,6 +1,6 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
-import { OPERATIONS, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
+import { OPERATIONS, type Operation, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
 import { isJsonContentType, jsonValue, readJsonBody } from './body.js';
 import { parseParams } from './json-rpc.js';
 import type { RequestUrl } from './request-url.js';
@@ -129,7 +129,7 @@ export async function serveRest(
     }
     const query = route.body ? {} : Object.fromEntries(url.searchParams);
     delete query['A2A-Version'];
-    const operation = OPERATIONS[route.operation];
+    const operation: Operation = OPERATIONS[route.operation];
     const params = parseParams(operation, { ...query, ...body, ...pathFields }) as Record<string, unknown>;
     const scoped = tenant === undefined ? env : withCall(env, { tenant });
     if (operation.stream) {

@@ -157,12 +157,21 @@ export type OperationOutput<N extends OperationName> = ReturnType<Table[N]['run'
 
 /**
  * An entry typed by its name, so that `OPERATIONS[name].run(...)` for a generic `name` takes and gives that name's
- * types: TypeScript relates the two only through a mapped type over the names (TS#47109). It is also an `Operation`,
- * since a union of entries (`OPERATIONS[route.operation]`) can be called only through a signature they all share:
- * no params fit every operation at once.
+ * types: TypeScript relates the two only through a mapped type over the names (TS#47109). Code that picks an entry by
+ * a runtime name holds it as the erased `Operation` (`const operation: Operation = OPERATIONS[name]`).
  */
 type TypedOperation<N extends OperationName> = OperationBase<Table[N]['params']> &
-  Pick<Table[N], 'stream'> & { run(params: OperationParams<N>, env: OperationEnv): OperationOutput<N> } & Operation;
+  Pick<Table[N], 'stream'> & { run(params: OperationParams<N>, env: OperationEnv): OperationOutput<N> };
 
 /** Every v1.0 operation by its method name; both bindings dispatch through this table. */
 export const OPERATIONS: { readonly [N in OperationName]: TypedOperation<N> } = observed(table);
+
+/** `params` checked by the schema of the operation `name`, typed as that operation's params. */
+export function parseParamsOf<N extends OperationName>(
+  name: N,
+  params: unknown,
+): z.ZodSafeParseResult<OperationParams<N>> {
+  const operation: Operation = OPERATIONS[name];
+  // The one cast: entry N's schema parses to OperationParams<N>, which TypeScript cannot follow for a generic N.
+  return parseOperationParams(operation, params) as z.ZodSafeParseResult<OperationParams<N>>;
+}

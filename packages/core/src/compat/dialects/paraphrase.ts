@@ -5,7 +5,7 @@ import { jsonResponse } from '../../http/responses.js';
 import { challenges } from '../../http/security.js';
 import { streamResponse } from '../../http/stream.js';
 import { merge } from '../../merge.js';
-import { OPERATIONS, type OperationEnv, type OperationName } from '../../server/operations.js';
+import { OPERATIONS, type Operation, type OperationEnv, type OperationName } from '../../server/operations.js';
 import type { Dialect, DialectRoute, DialectSettings } from './dialect.js';
 import { paraphraseErrorBody, paraphraseErrorResponse } from './paraphrase-errors.js';
 import { paraphraseParams } from './paraphrase-params.js';
@@ -129,7 +129,7 @@ async function serve(
     const body = route.body ? ((await readObjectBody(request, settings)) ?? {}) : {};
     const query: Record<string, unknown> = route.body ? {} : Object.fromEntries(url.searchParams);
     delete query['A2A-Version'];
-    const operation = OPERATIONS[route.operation];
+    const operation: Operation = OPERATIONS[route.operation];
     const params = parseParams(
       operation,
       paraphraseParams(route.operation, { ...query, ...body, ...fields }),
