@@ -12,7 +12,7 @@ import { badShape, type LegacyVersion } from './shape.js';
 import type { V01TaskIds } from './v01-task-ids.js';
 
 // What the v0.3 and v0.1 method tables (v03-methods.ts, v01-methods.ts) share: a method's shape and the call that runs
-// a v1.0 operation for it. Apart from legacy-methods.ts, which imports both tables, so that no import goes in a circle.
+// a v1.0 operation for it. Kept out of legacy-methods.ts, which imports both tables, so that no import goes in a circle.
 
 /** What a legacy method produces: a unary JSON result, or v1.0 events plus their per-stream wire translator. */
 export type LegacyResult =
