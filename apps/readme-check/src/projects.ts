@@ -65,6 +65,9 @@ export const PROJECTS: ProjectSpec[] = [
   },
   // No framework: node:http and @a2a/core/node (the @a2a/postgres example, run against a fresh database).
   { name: 'node', family: 'node', deps: [], commonjs: 'node16' },
+  // @a2a/grpc's example: its own HTTP/2 listener, no framework. @grpc/grpc-js comes as @a2a/grpc's dependency, as
+  // for a user who follows its README (`npm install @a2a/grpc @a2a/core`).
+  { name: 'grpc', family: 'grpc', deps: [], commonjs: 'node16' },
 ];
 
 /** A project as compiled and run: the ESM project itself, or its CommonJS twin. */

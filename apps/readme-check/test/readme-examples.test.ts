@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, hasDatabase } from '../../../packages/postgres/test/db.js';
 import { packPackages, publishedPackages, ROOT } from '../../../scripts/pack-packages.mjs';
-import { driveLetterWriter } from '../src/drive.js';
+import { driveLetterWriter, driveLetterWriterOverGrpc } from '../src/drive.js';
 import { type Block, clientsOf, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
 import {
   type CompileResult,
@@ -22,8 +22,9 @@ import {
 // The executable README (issue 16 item 4): every published package is packed, the tarballs are installed with npm into
 // a fresh project per framework version, the READMEs' marked examples are written there verbatim, compiled with tsc
 // (strict) and run, as ES modules and (in each project's CommonJS twin) as CommonJS, and each running example is
-// driven with the official client (@a2a-js/sdk). A program that imports @a2a/postgres runs against a fresh database
-// on A2A_TEST_DATABASE_URL (skipped without one, outside CI). The marking convention is in docs/readme-examples.md.
+// driven with the official client (@a2a-js/sdk): over JSON-RPC and HTTP+JSON, or over gRPC for a program that imports
+// @a2a/grpc. A program that imports @a2a/postgres runs against a fresh database on A2A_TEST_DATABASE_URL (skipped
+// without one, outside CI). The marking convention is in docs/readme-examples.md.
 // Needs the npm registry (the frameworks; npm's cache keeps repeats fast).
 
 interface Published {
@@ -119,7 +120,9 @@ describe('README examples', () => {
     const spec = variant.project;
     // A program with @a2a/postgres gets A2A_DATABASE_URL: a fresh database, dropped afterwards.
     const database = program.files.some((f) => /from '@a2a\/postgres'/.test(f.code));
-    const title = `${variant.name}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk`;
+    // A program with @a2a/grpc serves gRPC (its own HTTP/2 listener): driven with the official client's gRPC transport.
+    const grpc = program.files.some((f) => /from '@a2a\/grpc'/.test(f.code));
+    const title = `${variant.name}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk${grpc ? ' over gRPC' : ''}`;
     it.concurrent(title, async ({ skip }) => {
       const compiled = await prepared.get(variant.name);
       if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
@@ -128,15 +131,17 @@ describe('README examples', () => {
       const db = database ? await createTestDatabase() : undefined;
       const env = db ? { A2A_DATABASE_URL: db.url } : {};
       const entry = join(work, variant.dir, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
-      const running = await start(entry, program, env).catch(async (err) => {
+      const running = await start(entry, program, env, grpc ? 'grpc' : 'http').catch(async (err) => {
         await db?.drop();
         throw err;
       });
       try {
-        const steps = await driveLetterWriter(running.origin).catch((err: Error) => {
+        const drive = grpc ? driveLetterWriterOverGrpc(running.address) : driveLetterWriter(running.origin);
+        const steps = await drive.catch((err: Error) => {
           throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
         });
-        expect(steps).toHaveLength(12);
+        // card, send, stream, get, list, cancel over JSON-RPC and HTTP+JSON; over gRPC all but the card (no HTTP).
+        expect(steps).toHaveLength(grpc ? 5 : 12);
         // The tasks are in the database, not in an in-memory store: send, stream and cancel over both transports.
         if (db) expect(await countTasks(db.url), `a2a_tasks rows in ${db.url}`).toBe(6);
         // The client examples meant for this project, each pointed at this server.
@@ -147,6 +152,13 @@ describe('README examples', () => {
       } finally {
         await running.stop();
         await db?.drop();
+      }
+      // The gRPC example closes its server and handler on SIGTERM: the process then ends by itself, exit code 0.
+      if (grpc) {
+        expect(
+          running.exit(),
+          `${describeBlock(program.entry)}: exit code 0 on SIGTERM (its handler closes the server)${running.log()}`,
+        ).toBe('0');
       }
     }, 300_000);
   }
@@ -205,12 +217,30 @@ async function runClient(entry: string, program: Program, server: { origin: stri
   }
 }
 
-/** Starts the compiled example with PORT set and waits until it accepts connections (or exits). */
-async function start(entry: string, program: Program, env: Record<string, string> = {}) {
+/** Whether something accepts TCP connections on 127.0.0.1:port (the socket is closed right away). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', timeout: 2000 });
+    const done = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+/**
+ * Starts the compiled example with PORT set (and HOST=127.0.0.1, for a program that reads it: the gRPC example) and
+ * waits until it accepts connections (or exits): an HTTP request, or for a gRPC server (which closes connections that
+ * do not speak HTTP/2) a TCP connection.
+ */
+async function start(entry: string, program: Program, env: Record<string, string> = {}, kind: 'http' | 'grpc') {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: join(entry, '..'),
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -223,10 +253,13 @@ async function start(entry: string, program: Program, env: Record<string, string
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${describeBlock(program.entry)} exited (${child.exitCode ?? child.signalCode})${log()}`);
     }
-    const up = await fetch(origin, { signal: AbortSignal.timeout(2000) }).then(
-      () => true,
-      () => false,
-    );
+    const up =
+      kind === 'grpc'
+        ? await accepts(port)
+        : await fetch(origin, { signal: AbortSignal.timeout(2000) }).then(
+            () => true,
+            () => false,
+          );
     if (up) break;
     if (Date.now() > deadline) {
       child.kill();
@@ -243,5 +276,7 @@ async function start(entry: string, program: Program, env: Record<string, string
     await exited;
     clearTimeout(timer);
   };
-  return { child, origin, log, stop };
+  /** How it ended: the exit code, or the signal that ended it (SIGKILL: it outlived SIGTERM by 10 s). */
+  const exit = () => String(child.exitCode ?? child.signalCode);
+  return { child, origin, address: `127.0.0.1:${port}`, log, stop, exit };
 }
