@@ -99,8 +99,6 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
     healthPath: healthOptions && (healthOptions.path ?? '/healthz'),
     legacy: policy.legacy,
     extendedCard: Boolean(engine.capabilities.extendedAgentCard),
-    // v0.2's extended card over plain HTTP, with the other older wires when the card declares one.
-    v02Card: policy.legacy && Boolean(engine.capabilities.extendedAgentCard),
   };
   const mount: HandlerMount = { basePath, rootPaths: [...rootPaths] };
   const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));

@@ -1,4 +1,5 @@
 import { chainJsonRpcRouters, type Dialect, type DialectName } from '../compat/dialects/dialect.js';
+import type { V03RestStreamFrames } from '../compat/v03-rest.js';
 import type { JsonRpcVersionRouter } from '../http/json-rpc.js';
 import { onDemand } from '../on-demand.js';
 import type { LoadedWires, RouteMatch } from './match-route.js';
@@ -21,7 +22,9 @@ export class LazyWires {
   readonly #dialectsReady: Promise<void> | undefined;
   #closing = false;
 
-  constructor(private readonly options: { dialects: readonly DialectName[]; v03RestStreamFrames: 'proto' | 'json' }) {
+  constructor(
+    private readonly options: { dialects: readonly DialectName[]; v03RestStreamFrames: V03RestStreamFrames },
+  ) {
     const none = options.dialects.length === 0;
     this.wires = { v03Rest: undefined, dialects: none ? [] : undefined, v02Card: undefined };
     // Started now so that the first request waits as little as possible; `close()` ends what they hold.

@@ -20,7 +20,6 @@ const table = (over: Partial<RouteTable> = {}): RouteTable => ({
   healthPath: undefined,
   legacy: true,
   extendedCard: false,
-  v02Card: false,
   ...over,
 });
 const loaded = (over: Partial<LoadedWires> = {}): LoadedWires => ({
@@ -155,15 +154,18 @@ describe('matchRoute', () => {
   });
 
   it('asks for v0.2’s extended card at its path only when served', () => {
-    expect(match('GET', V02_EXTENDED_CARD_PATH, { table: table({ v02Card: true }) })).toEqual({
+    expect(match('GET', V02_EXTENDED_CARD_PATH, { table: table({ extendedCard: true }) })).toEqual({
       kind: 'load',
       wire: 'v02-card',
     });
     expect(wireOf(match('GET', V02_EXTENDED_CARD_PATH))).toBe('none');
+    expect(wireOf(match('GET', V02_EXTENDED_CARD_PATH, { table: table({ extendedCard: true, legacy: false }) }))).toBe(
+      'none',
+    );
     const route = {} as DialectRoute;
     const v02Card: Dialect = { match: () => route };
     expect(
-      match('GET', V02_EXTENDED_CARD_PATH, { table: table({ v02Card: true }), wires: loaded({ v02Card }) }),
+      match('GET', V02_EXTENDED_CARD_PATH, { table: table({ extendedCard: true }), wires: loaded({ v02Card }) }),
     ).toEqual({ kind: 'operation', route: { wire: 'dialect', route } });
   });
 });

@@ -18,10 +18,11 @@ export interface RouteTable {
   healthPath: string | undefined;
   /** The v0.3/v0.2/v0.1 wires are served. */
   legacy: boolean;
-  /** The card declares an extended card (so v0.3's `/v1/card` is not the public card). */
+  /**
+   * The card declares an extended card: v0.3's `/v1/card` is not the public card, and with the older wires v0.2's
+   * extended card path is served.
+   */
   extendedCard: boolean;
-  /** v0.2's extended card path is served. */
-  v02Card: boolean;
 }
 
 /** v0.3 REST's routes, and the server that answers them. */
@@ -141,7 +142,7 @@ export function matchRoute(table: RouteTable, wires: LoadedWires, request: Route
   const v1Serves = restCandidate !== undefined && !('allowed' in restCandidate);
   let dialectRoute: DialectRoute | undefined;
   if (!isJsonRpc && !v03Match && !v1Serves && method !== 'OPTIONS') {
-    if (table.v02Card && path === V02_EXTENDED_CARD_PATH) {
+    if (table.legacy && table.extendedCard && path === V02_EXTENDED_CARD_PATH) {
       if (!wires.v02Card) return { kind: 'load', wire: 'v02-card' };
       dialectRoute = wires.v02Card.match?.(method, path);
     }
