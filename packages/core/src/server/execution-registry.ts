@@ -1,12 +1,12 @@
 import { KeyedLists } from '../store/keyed-lists.js';
-import type { StoredTask, TaskStore } from '../store/task-store.js';
+import type { TaskStore } from '../store/task-store.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
 import type { A2ALog } from '../telemetry/logger.js';
 import type { AgentExecutor } from './agent-executor.js';
 import { endsTurn } from './call-stream.js';
 import type { Execution } from './execution.js';
 import type { ExecutionCoordinator } from './execution-coordinator.js';
-import { isStoreUnavailable, outagePause, retryOnConflict } from './store-retry.js';
+import { retryOnConflict, retryWhileUnavailable } from './store-retry.js';
 import type { Subscription } from './task-subscription.js';
 
 /** A shutdown's failing write that keeps losing races to the agent's own writes gives up after this many. */
@@ -74,7 +74,10 @@ export class ExecutionRegistry {
         // Its own last event left the task finished or waiting for the client: no read needed.
         const last = execution.lastState;
         if (last && (isTerminal(last) || isInterrupted(last))) return release();
-        const stored = execution.stored ? await this.#readThroughOutage(taskId) : undefined;
+        // Read through a store outage, for up to `storeRetryMs`.
+        const stored = execution.stored
+          ? await retryWhileUnavailable(this.options.storeRetryMs, () => this.options.store.get(taskId))
+          : undefined;
         const state = stored?.task.status.state;
         if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
         // Background work goes on after execute() returned: release when the task finishes.
@@ -107,19 +110,6 @@ export class ExecutionRegistry {
   close(timeoutMs: number): Promise<void> {
     this.#closed ??= this.#shutDown(timeoutMs);
     return this.#closed;
-  }
-
-  /** The task, read again while the store is unavailable, for up to `storeRetryMs`. */
-  async #readThroughOutage(taskId: string): Promise<StoredTask | undefined> {
-    const since = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.options.store.get(taskId);
-      } catch (error) {
-        if (!isStoreUnavailable(error) || Date.now() - since >= this.options.storeRetryMs) throw error;
-        await outagePause(attempt);
-      }
-    }
   }
 
   async #shutDown(timeoutMs: number): Promise<void> {

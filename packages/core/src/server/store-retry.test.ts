@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { A2AError } from '../errors.js';
 import { ConcurrentModificationError } from '../store/task-store.js';
-import { retryOnConflict } from './store-retry.js';
+import { retryOnConflict, retryWhileUnavailable } from './store-retry.js';
 
 const conflict = (actual: number) => new ConcurrentModificationError('t', actual - 1, actual);
 
@@ -41,5 +42,37 @@ describe('retryOnConflict', () => {
     };
     await expect(retryOnConflict(5, failing, () => new Error('not this'))).rejects.toBe(other);
     expect(tries).toBe(1);
+  });
+});
+
+describe('retryWhileUnavailable', () => {
+  const unavailable = () => new A2AError('Unavailable', 'store down');
+
+  it('reads again while the store is unavailable, and answers what the read returns', async () => {
+    let tries = 0;
+    const read = async () => {
+      if (++tries < 3) throw unavailable();
+      return 'task';
+    };
+    expect(await retryWhileUnavailable(60_000, read)).toBe('task');
+    expect(tries).toBe(3);
+  });
+
+  it('throws any other error at once, and an outage once retryMs is spent', async () => {
+    let tries = 0;
+    const broken = new Error('bug');
+    await expect(
+      retryWhileUnavailable(60_000, async () => {
+        tries++;
+        throw broken;
+      }),
+    ).rejects.toBe(broken);
+    expect(tries).toBe(1);
+    const down = unavailable();
+    await expect(
+      retryWhileUnavailable(0, async () => {
+        throw down;
+      }),
+    ).rejects.toBe(down);
   });
 });

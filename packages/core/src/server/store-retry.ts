@@ -47,6 +47,22 @@ export async function retryOnConflict<T>(
   }
 }
 
+/**
+ * Runs `read` again while the store answers it as unavailable, after {@link outagePause}, for up to `retryMs` in all;
+ * then, or on any other error, the error is thrown.
+ */
+export async function retryWhileUnavailable<T>(retryMs: number, read: () => Promise<T>): Promise<T> {
+  const since = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isStoreUnavailable(error) || Date.now() - since >= retryMs) throw error;
+      await outagePause(attempt);
+    }
+  }
+}
+
 /** Waits before retry `attempt` (1-based) of a write the store refused as unavailable. */
 export function outagePause(attempt: number): Promise<void> {
   return pause(backoffDelay(OUTAGE_BACKOFF, attempt, Math.random) + 20);
