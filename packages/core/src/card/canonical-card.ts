@@ -59,6 +59,7 @@ function project(schema: SchemaNode, value: unknown, key?: string): unknown {
       return def.out ? project(def.out, value, key) : withoutEmpty(value);
     case 'optional':
     case 'nullable':
+    case 'default':
       return def.innerType ? project(def.innerType, value, key) : withoutEmpty(value);
     case 'object': {
       if (!isObject(value) || !def.shape) return withoutEmpty(value);

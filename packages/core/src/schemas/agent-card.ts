@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { protoMessage, struct } from './proto-json.js';
+import { emptyList, emptyMap, emptyString, protoMessage, struct } from './proto-json.js';
 
 export const PROTOCOL_BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON', grpc: 'GRPC' } as const;
 
@@ -12,7 +12,7 @@ export const AgentInterfaceSchema = protoMessage({
 });
 export type AgentInterface = z.output<typeof AgentInterfaceSchema>;
 
-export const AgentProviderSchema = protoMessage({ url: z.string(), organization: z.string() });
+export const AgentProviderSchema = protoMessage({ url: emptyString, organization: emptyString });
 
 export const AgentExtensionSchema = protoMessage({
   uri: z.string().min(1),
@@ -30,31 +30,32 @@ export const AgentCapabilitiesSchema = protoMessage({
 });
 export type AgentCapabilities = z.output<typeof AgentCapabilitiesSchema>;
 
-const StringListSchema = protoMessage({ list: z.array(z.string()) });
+/** `{}` is a scheme without scopes: ProtoJSON omits the empty `list`. */
+const StringListSchema = protoMessage({ list: emptyList(z.string()) });
 /** One requirement = AND of its schemes; a list of requirements = OR. */
-export const SecurityRequirementSchema = protoMessage({ schemes: z.record(z.string(), StringListSchema) });
+export const SecurityRequirementSchema = protoMessage({ schemes: emptyMap(StringListSchema) });
 export type SecurityRequirement = z.output<typeof SecurityRequirementSchema>;
 
-const scopes = z.record(z.string(), z.string());
+const scopes = emptyMap(z.string());
 const OAuthFlowsSchema = protoMessage({
   authorizationCode: protoMessage({
-    authorizationUrl: z.string(),
-    tokenUrl: z.string(),
+    authorizationUrl: emptyString,
+    tokenUrl: emptyString,
     refreshUrl: z.string().optional(),
     scopes,
     pkceRequired: z.boolean().optional(),
   }).optional(),
-  clientCredentials: protoMessage({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+  clientCredentials: protoMessage({ tokenUrl: emptyString, refreshUrl: z.string().optional(), scopes }).optional(),
   deviceCode: protoMessage({
-    deviceAuthorizationUrl: z.string(),
-    tokenUrl: z.string(),
+    deviceAuthorizationUrl: emptyString,
+    tokenUrl: emptyString,
     refreshUrl: z.string().optional(),
     scopes,
   }).optional(),
   /** Deprecated in v1.0, still in the proto. */
-  implicit: protoMessage({ authorizationUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+  implicit: protoMessage({ authorizationUrl: emptyString, refreshUrl: z.string().optional(), scopes }).optional(),
   /** Deprecated in v1.0, still in the proto. */
-  password: protoMessage({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes }).optional(),
+  password: protoMessage({ tokenUrl: emptyString, refreshUrl: z.string().optional(), scopes }).optional(),
 });
 
 const description = z.string().optional();
@@ -74,7 +75,7 @@ export const SecuritySchemeSchema = protoMessage({
     flows: OAuthFlowsSchema,
     oauth2MetadataUrl: z.string().optional(),
   }).optional(),
-  openIdConnectSecurityScheme: protoMessage({ description, openIdConnectUrl: z.string() }).optional(),
+  openIdConnectSecurityScheme: protoMessage({ description, openIdConnectUrl: emptyString }).optional(),
   mtlsSecurityScheme: protoMessage({ description }).optional(),
 }).refine((s) => Object.values(s).filter((v) => v !== undefined).length === 1, {
   message: 'a security scheme must have exactly one scheme member',
@@ -84,7 +85,7 @@ export type SecurityScheme = z.output<typeof SecuritySchemeSchema>;
 export const AgentSkillSchema = protoMessage({
   id: z.string().min(1),
   name: z.string().min(1),
-  description: z.string(),
+  description: emptyString,
   tags: z.array(z.string()).min(1),
   examples: z.array(z.string()).optional(),
   inputModes: z.array(z.string()).optional(),
@@ -104,7 +105,7 @@ export type AgentCardSignature = z.output<typeof AgentCardSignatureSchema>;
 
 export const AgentCardSchema = protoMessage({
   name: z.string().min(1),
-  description: z.string(),
+  description: emptyString,
   supportedInterfaces: z.array(AgentInterfaceSchema).min(1),
   provider: AgentProviderSchema.optional(),
   version: z.string().min(1),
@@ -112,8 +113,8 @@ export const AgentCardSchema = protoMessage({
   capabilities: AgentCapabilitiesSchema,
   securitySchemes: z.record(z.string(), SecuritySchemeSchema).optional(),
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
-  defaultInputModes: z.array(z.string()),
-  defaultOutputModes: z.array(z.string()),
+  defaultInputModes: emptyList(z.string()),
+  defaultOutputModes: emptyList(z.string()),
   skills: z.array(AgentSkillSchema).min(1),
   signatures: z.array(AgentCardSignatureSchema).optional(),
   iconUrl: z.string().optional(),

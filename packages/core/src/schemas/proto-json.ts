@@ -37,6 +37,19 @@ export function protoMessage<S extends z.ZodRawShape>(shape: S) {
   return z.preprocess((input) => normalizeFields(input, aliases), z.object(shape));
 }
 
+// Fields whose empty value is valid: ProtoJSON omits an empty string, list or map (REQUIRED ones too: the
+// annotation does not change the encoding), so a missing one reads as empty, the way every proto parser reads it.
+// Fields that must not be empty (ids, `Message.parts`, `AgentCard.skills`) stay required.
+
+/** A string field that may be empty: missing reads as `''`. */
+export const emptyString = z.string().default('');
+
+/** A repeated field that may be empty: missing reads as `[]`. */
+export const emptyList = <T extends z.ZodType>(element: T) => z.array(element).default(() => []);
+
+/** A map field that may be empty: missing reads as `{}`. */
+export const emptyMap = <T extends z.ZodType>(value: T) => z.record(z.string(), value).default(() => ({}));
+
 /** A proto enum: accepts the value name or its number (index in `names`). */
 export function protoEnum<const T extends readonly [string, ...string[]]>(names: T) {
   return z.preprocess((v) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boundedId, requiredId } from './id.js';
 import { MessageSchema } from './message.js';
-import { bool, int32, protoMessage, struct, timestamp } from './proto-json.js';
+import { bool, emptyList, emptyString, int32, protoMessage, struct, timestamp } from './proto-json.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema, TaskStateSchema } from './task.js';
 
@@ -16,6 +16,8 @@ const historyLength = int32.pipe(z.number().min(0, { message: 'must not be negat
 const NO_STATE_FILTER: ReadonlySet<unknown> = new Set(['TASK_STATE_UNSPECIFIED', 'UNRECOGNIZED', 0, -1, '0', '-1']);
 const stateFilter = z.preprocess((v) => (NO_STATE_FILTER.has(v) ? undefined : v), TaskStateSchema.optional());
 const pageSize = int32.pipe(z.number().min(1).max(100, { message: 'must be between 1 and 100' })).optional();
+/** A plain (not `optional`) int32 page size: 0 is its unset value. */
+const plainPageSize = z.preprocess((v) => (v === 0 || v === '0' ? undefined : v), pageSize);
 
 export const SendMessageConfigurationSchema = protoMessage({
   acceptedOutputModes: z.array(z.string()).optional(),
@@ -67,7 +69,7 @@ export type DeleteTaskPushNotificationConfigRequest = GetTaskPushNotificationCon
 export const ListTaskPushNotificationConfigsRequestSchema = protoMessage({
   tenant,
   taskId: id,
-  pageSize,
+  pageSize: plainPageSize,
   pageToken: z.string().optional(),
 });
 export type ListTaskPushNotificationConfigsRequest = z.output<typeof ListTaskPushNotificationConfigsRequestSchema>;
@@ -83,14 +85,14 @@ export const SendMessageResponseSchema = protoMessage({
 });
 
 export const ListTasksResponseSchema = protoMessage({
-  tasks: z.array(TaskSchema),
-  nextPageToken: z.string(),
-  pageSize: int32,
-  totalSize: int32,
+  tasks: emptyList(TaskSchema),
+  nextPageToken: emptyString,
+  pageSize: int32.default(0),
+  totalSize: int32.default(0),
 });
 export type ListTasksResponse = z.output<typeof ListTasksResponseSchema>;
 
 export const ListTaskPushNotificationConfigsResponseSchema = protoMessage({
-  configs: z.array(TaskPushNotificationConfigSchema),
+  configs: emptyList(TaskPushNotificationConfigSchema),
   nextPageToken: z.string().optional(),
 });
