@@ -21,6 +21,7 @@ import type {
 } from '../schemas/requests.js';
 import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
+import { noPushConfigs } from '../store/no-push-configs.js';
 import { toStreamResponse, withSeq } from '../store/stream-response.js';
 import {
   InvalidPageTokenError,
@@ -87,8 +88,15 @@ export class A2ARequestHandler {
     for (const w of setupWarnings(options.agentCard, this.agentCard, !!options.pushNotifications)) this.log.warn(w);
     const store = options.taskStore ?? new InMemoryTaskStore();
     this.store = store;
-    const pushStore = options.pushConfigStore ?? (isPushConfigStore(store) ? store : undefined);
-    if (!pushStore) throw new Error('A pushConfigStore is required when the task store does not store push configs');
+    // Without push in the card, push operations are refused before any store: a plain TaskStore is enough.
+    const pushStore =
+      options.pushConfigStore ??
+      (isPushConfigStore(store) ? store : this.agentCard.capabilities.pushNotifications ? undefined : noPushConfigs);
+    if (!pushStore) {
+      throw new Error(
+        'A pushConfigStore is required when the card declares capabilities.pushNotifications and the task store does not store push configs',
+      );
+    }
     this.pushStore = options.pushNotifications?.attach({ store, pushStore, log: this.log }) ?? pushStore;
     this.pushNotifications = options.pushNotifications;
     this.validatePushUrl =
