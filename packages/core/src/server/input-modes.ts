@@ -2,8 +2,15 @@ import { A2AError } from '../errors.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import type { Part } from '../schemas/message.js';
 
-/** `type/subtype` in lower case, parameters dropped (`Text/Plain; charset=utf-8` → `text/plain`). */
-const essence = (mediaType: string): string => (mediaType.split(';', 1)[0] ?? '').trim().toLowerCase();
+/**
+ * `type/subtype` in lower case, parameters dropped (`Text/Plain; charset=utf-8` → `text/plain`). The bare `text` of
+ * pre-1.0 cards, which `@a2a-js/sdk` agents still declare (`defaultInputModes: ['text']`), is `text/plain`: a media
+ * type always has a subtype, so the alias takes no meaning away.
+ */
+const essence = (mediaType: string): string => {
+  const type = (mediaType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return type === 'text' ? 'text/plain' : type;
+};
 
 /**
  * The media types a card accepts (spec §3.1.1): its `defaultInputModes` and every skill's `inputModes` (a message
