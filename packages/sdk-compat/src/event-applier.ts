@@ -1,0 +1,162 @@
+import type { AgentContext, Artifact, Message, MessageContent, Task, TaskState, TaskStatus } from '@a2a/core';
+
+/** An SDK event, already translated to v1.0 objects (each SDK generation has its own translation). */
+export type CompatEvent =
+  | { kind: 'message'; message: Message }
+  | { kind: 'task'; task: Task }
+  | { kind: 'status'; taskId: string; status: TaskStatus; metadata?: Record<string, unknown> | undefined }
+  | {
+      kind: 'artifact';
+      taskId: string;
+      artifact: Artifact;
+      append?: boolean | undefined;
+      lastChunk?: boolean | undefined;
+      metadata?: Record<string, unknown> | undefined;
+    }
+  /** Something the translation could not read; `reason` says what. */
+  | { kind: 'invalid'; reason: string };
+
+/** Where an event the applier drops is reported (default: `console.warn`). */
+export type IgnoredEventReporter = (reason: string, taskId: string) => void;
+
+const TERMINAL = new Set<TaskState>([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+]);
+
+/**
+ * Turns the events an SDK executor publishes into the executor context's helpers, in publish order. An SDK bus is
+ * fire-and-forget (`publish` returns nothing), so the helpers' promises are kept here: `drain()` waits for the last one
+ * and rethrows the first failure, which fails the task with its message.
+ *
+ * A hostile or buggy executor is contained: an event for another task or one the translation cannot read fails the
+ * task with a message saying so; events after the task finished are dropped and reported.
+ */
+export class EventApplier {
+  private tail: Promise<unknown> = Promise.resolve();
+  private failure: unknown;
+  private state: TaskState | undefined;
+  private created: boolean;
+  private over = false;
+  private readonly artifactIds = new Set<string>();
+  private markEnded!: () => void;
+  /** Resolves when the task finished (see {@link finished}). */
+  readonly ended = new Promise<void>((resolve) => {
+    this.markEnded = resolve;
+  });
+
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly report: IgnoredEventReporter,
+  ) {
+    this.state = ctx.task?.status.state;
+    this.created = ctx.task !== undefined;
+    for (const artifact of ctx.task?.artifacts ?? []) this.artifactIds.add(artifact.artifactId);
+  }
+
+  /** The task reached a terminal state or was answered with a message: later events are dropped. */
+  get finished(): boolean {
+    return this.over;
+  }
+
+  apply(event: CompatEvent): void {
+    const { ctx } = this;
+    if (this.over) {
+      this.report(`an event after the task finished was dropped (${event.kind})`, ctx.taskId);
+      return;
+    }
+    const refusal = this.refusal(event);
+    if (refusal !== undefined) this.end(ctx.fail(refusal));
+    else if (event.kind === 'message') this.end(ctx.reply(content(event.message) as MessageContent));
+    else if (event.kind === 'task') this.applyTask(event.task);
+    else if (event.kind === 'status') this.applyStatus(event.status, event.metadata);
+    else if (event.kind === 'artifact') this.applyArtifact(event);
+  }
+
+  /** Why an event fails the task, if it does: unreadable, another task's, or a message with nothing in it. */
+  private refusal(event: CompatEvent): string | undefined {
+    if (event.kind === 'invalid') return `The agent published an unreadable event: ${event.reason}`;
+    if (event.kind === 'message') {
+      return content(event.message) ? undefined : 'The agent published a message without parts';
+    }
+    const taskId = event.kind === 'task' ? event.task.id : event.taskId;
+    if (taskId && taskId !== this.ctx.taskId) {
+      return `The agent published an event for task ${taskId} while working on task ${this.ctx.taskId}`;
+    }
+    return undefined;
+  }
+
+  private applyArtifact(event: Extract<CompatEvent, { kind: 'artifact' }>): void {
+    const { artifact } = event;
+    this.artifactIds.add(artifact.artifactId);
+    this.track(
+      this.ctx.artifact({
+        artifactId: artifact.artifactId,
+        ...(artifact.name ? { name: artifact.name } : {}),
+        ...(artifact.description ? { description: artifact.description } : {}),
+        parts: artifact.parts,
+        ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
+        ...(artifact.extensions?.length ? { extensions: artifact.extensions } : {}),
+        ...(event.append ? { append: true } : {}),
+        ...(event.lastChunk ? { lastChunk: true } : {}),
+        ...(event.metadata && Object.keys(event.metadata).length ? { eventMetadata: event.metadata } : {}),
+      }),
+    );
+  }
+
+  /** Waits for every helper called so far; rethrows the first failure. */
+  async drain(): Promise<void> {
+    await this.tail;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /**
+   * A whole Task: the SDK's way to create one (usually SUBMITTED with the user's message) or to restate it. Its
+   * metadata is merged, artifacts not seen yet are added, and a state other than the current one is applied.
+   */
+  private applyTask(task: Task): void {
+    const { ctx } = this;
+    if (!this.created) {
+      this.created = true;
+      this.track(ctx.submit());
+    }
+    if (task.metadata && Object.keys(task.metadata).length) this.track(ctx.setMetadata(task.metadata));
+    for (const artifact of task.artifacts ?? []) {
+      if (this.artifactIds.has(artifact.artifactId)) continue;
+      this.apply({ kind: 'artifact', taskId: task.id, artifact });
+    }
+    const state = task.status?.state;
+    if (state && state !== 'TASK_STATE_SUBMITTED' && state !== this.state) this.applyStatus(task.status, undefined);
+  }
+
+  private applyStatus(status: TaskStatus, metadata: Record<string, unknown> | undefined): void {
+    const options = metadata && Object.keys(metadata).length ? { metadata } : undefined;
+    this.state = status.state;
+    this.created = true;
+    const written = this.ctx.status(status.state, status.message ? content(status.message) : undefined, options);
+    if (TERMINAL.has(status.state)) this.end(written);
+    else this.track(written);
+  }
+
+  private end(written: Promise<unknown>): void {
+    this.over = true;
+    this.markEnded();
+    this.track(written);
+  }
+
+  private track(written: Promise<unknown>): void {
+    written.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    this.tail = written.catch(() => {});
+  }
+}
+
+/** A message as the helpers take it: its own parts and fields (the context sets role, task and context ids). */
+function content(message: Message): MessageContent | undefined {
+  if (!message.parts?.length) return undefined;
+  const { role: _role, taskId: _taskId, contextId: _contextId, ...rest } = message;
+  return rest;
+}

@@ -1,0 +1,69 @@
+import type { AgentContext, AgentExecutor } from '@a2a/core';
+import type { CompatEventBus } from './compat-event-bus.js';
+import { type CompatEvent, EventApplier, type IgnoredEventReporter } from './event-applier.js';
+
+export interface SdkExecutorOptions {
+  /**
+   * How long a CancelTask waits for the executor to wind down after its `cancelTask` returned: until it publishes a
+   * final status (its CANCELED, with its own message) or its `execute` returns. Default 5000 ms; the task is CANCELED
+   * either way.
+   */
+  cancelTimeoutMs?: number | undefined;
+  /** Where events the executor publishes after the task finished are reported (default: `console.warn`). */
+  onIgnoredEvent?: IgnoredEventReporter | undefined;
+}
+
+/** What differs between the SDK generations: their bus events, request context and executor methods. */
+export interface SdkGeneration<E> {
+  makeBus(sink: (event: CompatEvent) => void): CompatEventBus<E>;
+  execute(ctx: AgentContext, bus: CompatEventBus<E>): Promise<void>;
+  cancel(taskId: string, bus: CompatEventBus<E>): Promise<void>;
+}
+
+interface Running<E> {
+  applier: EventApplier;
+  bus: CompatEventBus<E>;
+  settled: Promise<void>;
+}
+
+const warn: IgnoredEventReporter = (reason, taskId) => console.warn(`@a2a/sdk-compat: task ${taskId}: ${reason}`);
+
+/** Our executor around an SDK one: one bus per execution, kept while it runs so a cancel reaches the same bus. */
+export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkGeneration<E>): AgentExecutor {
+  const running = new Map<string, Running<E>>();
+  const report = options.onIgnoredEvent ?? warn;
+  const cancelTimeoutMs = options.cancelTimeoutMs ?? 5000;
+  return {
+    async execute(ctx) {
+      const applier = new EventApplier(ctx, report);
+      const bus = generation.makeBus((event) => applier.apply(event));
+      let settle!: () => void;
+      const run: Running<E> = { applier, bus, settled: new Promise((resolve) => (settle = resolve)) };
+      running.set(ctx.taskId, run);
+      try {
+        await generation.execute(ctx, bus);
+        await applier.drain();
+      } finally {
+        // As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run.
+        bus.finished();
+        if (running.get(ctx.taskId) === run) running.delete(ctx.taskId);
+        settle();
+      }
+    },
+    async cancel(ctx) {
+      const run = running.get(ctx.taskId);
+      const applier = run?.applier ?? new EventApplier(ctx, report);
+      const bus = run?.bus ?? generation.makeBus((event) => applier.apply(event));
+      await generation.cancel(ctx.taskId, bus);
+      if (run && !applier.finished) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timeout = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, cancelTimeoutMs);
+        });
+        await Promise.race([run.settled, applier.ended, timeout]);
+        clearTimeout(timer);
+      }
+      await applier.drain().catch(() => {});
+    },
+  };
+}
