@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Message, Role } from '@a2a-js/sdk';
+import { type Message, Role, type SendMessageRequest } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 
 /** Listens on 127.0.0.1, port 0; resolves with the origin. */
@@ -34,7 +34,7 @@ export function userMessage(value: string, taskId = '', contextId = ''): Message
   };
 }
 
-export const send = (value: string, taskId = '', contextId = '') => ({
+export const send = (value: string, taskId = '', contextId = ''): SendMessageRequest => ({
   tenant: '',
   message: userMessage(value, taskId, contextId),
   configuration: undefined,
