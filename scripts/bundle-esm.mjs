@@ -12,15 +12,18 @@ import { rolldown } from 'rolldown';
 
 /**
  * Entries (by output name) whose static imports each become one chunk, in this order: a module that several reach
- * goes to the first. Runtime-neutral code first, so `@a2a/core` never loads the Node chunk, nor `@a2a/core/adapter`
- * (the bridge pieces that Fetch-host adapters such as Hono's take, ahead of the Node chunk); the schemas alone, so
- * `@a2a/core/schemas` loads them without the engine. The modules that only other entries (`./internal`) or dynamic
- * imports reach are split automatically.
+ * goes to the first. The error table first and alone, so `@a2a/core/errors` (what `@a2a/client` takes) loads neither
+ * the engine nor Zod, and a bundler that starts there keeps only it; then runtime-neutral code, so `@a2a/core` never
+ * loads the Node chunk, nor `@a2a/core/adapter` (the bridge pieces that Fetch-host adapters such as Hono's take, ahead
+ * of the Node chunk); the schemas alone, so `@a2a/core/schemas` loads them without the engine. The modules that only
+ * other entries (`./internal`) or dynamic imports reach are split automatically.
  */
-const GROUPS = ['schemas/index', 'index', 'adapter', 'node/index'];
+const GROUPS = ['public-errors', 'schemas/index', 'index', 'adapter', 'node/index'];
 
 const root = process.cwd();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+/** Chunk names (chunks/<name>-<hash>.js) other than the entry's own, which drops a trailing `/index`. */
+const CHUNK_NAMES = { index: pkg.name.split('/').pop(), 'public-errors': 'errors' }; // chunks/core-….js
 const input = {};
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (typeof target !== 'object' || !target['@a2a/source']) continue;
@@ -71,7 +74,7 @@ const { output } = await bundle.write({
   chunkFileNames: 'chunks/[name]-[hash].js',
   codeSplitting: {
     groups: groups.map((name, i) => ({
-      name: name === 'index' ? pkg.name.split('/').pop() : name.replace(/\/index$/, ''), // chunks/core-….js
+      name: CHUNK_NAMES[name] ?? name.replace(/\/index$/, ''),
       priority: groups.length - i,
       test: (id) => reached.get(name).has(id),
     })),
