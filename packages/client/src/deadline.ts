@@ -1,4 +1,4 @@
-import { A2AError } from '@a2a/core';
+import { A2AError } from '@a2a/core/errors';
 
 /** Errors this client raised because the agent went silent (streams reconnect after those, not after the agent's). */
 const timeouts = new WeakSet<object>();

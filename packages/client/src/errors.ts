@@ -1,4 +1,4 @@
-import { A2A_ERRORS, A2AError, type A2AErrorType, type FieldViolation } from '@a2a/core';
+import { A2A_ERRORS, A2AError, type A2AErrorType, type FieldViolation } from '@a2a/core/errors';
 
 // Errors the agent answered, turned back into core's A2AError: the ErrorInfo `reason` names the type exactly; without
 // one, the JSON-RPC code (or, for HTTP+JSON, the HTTP status) picks the type the table lists first for it.

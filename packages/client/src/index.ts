@@ -1,4 +1,5 @@
-// @a2a/client: a Fetch-based A2A v1.0 client. Only type imports and core's error table reach the bundle (no zod).
+// @a2a/client: a Fetch-based A2A v1.0 client. Only type imports of `@a2a/core` and its error table
+// (`@a2a/core/errors`, a chunk of its own) reach the bundle: no engine, no zod.
 
 export type {
   AgentCard,
@@ -16,7 +17,7 @@ export type {
   TaskStatus,
   TaskStatusUpdateEvent,
 } from '@a2a/core';
-export { A2AError, type A2AErrorType, isA2AError } from '@a2a/core';
+export { A2AError, type A2AErrorType, isA2AError } from '@a2a/core/errors';
 export { cardUrls, pickInterface, resolveAgentCard, WELL_KNOWN_CARD_PATH } from './card.js';
 export { A2AClient, type ListTaskPushNotificationConfigsResponse } from './client.js';
 export type { A2AClientOptions, ProtocolPlugin } from './client-options.js';

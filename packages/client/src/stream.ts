@@ -1,4 +1,5 @@
-import { isA2AError, type StreamResponse, type Task } from '@a2a/core';
+import type { StreamResponse, Task } from '@a2a/core';
+import { isA2AError } from '@a2a/core/errors';
 import { isTimeout } from './deadline.js';
 import { invalidResponse } from './errors.js';
 import type { ReconnectOptions, StreamOptions } from './options.js';

@@ -1,6 +1,7 @@
 // @a2a/client/v03: the client speaking A2A v0.3 JSON-RPC to agents that have no v1.0 interface. Requests and results
 // stay v1.0 objects; core's v0.3 translators convert them (they carry core's zod schemas, hence a separate entry).
-import { A2AError, type AgentCard, isA2AError, type Message, type TaskPushNotificationConfig } from '@a2a/core';
+import type { AgentCard, Message, TaskPushNotificationConfig } from '@a2a/core';
+import { A2AError, isA2AError } from '@a2a/core/errors';
 import {
   fromV03AgentCard,
   fromV03Message,
