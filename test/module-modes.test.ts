@@ -20,6 +20,7 @@ import { createNodeHandler } from '@a2a/core/node';
 import { AgentCardSchema } from '@a2a/core/schemas';
 import { OPERATIONS } from '@a2a/core/internal';
 import { carryRefusal } from '@a2a/core/adapter';
+import { A2AError } from '@a2a/core/errors';
 import { a2aExpress } from '@a2a/express';
 import { a2aKoa } from '@a2a/koa';
 import { a2aHapi } from '@a2a/hapi';
@@ -40,7 +41,8 @@ const a2a = createA2AHandler({
 const kinds = [createNodeHandler, AgentCardSchema.parse, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map(
   (f) => typeof f,
 );
-const operations = Object.keys(OPERATIONS).length > 0 && typeof carryRefusal === 'function';
+const operations =
+  Object.keys(OPERATIONS).length > 0 && typeof carryRefusal === 'function' && new A2AError('TaskNotFound', 'x').code === -32001;
 async function main(): Promise<void> {
   const response = await a2a.handle(new Request('http://127.0.0.1/.well-known/agent-card.json'));
   if (!response) throw new Error('no card route');
@@ -142,7 +144,7 @@ describe('packed packages in every TypeScript module mode', () => {
   });
 
   it('plain require() from JavaScript loads every package', () => {
-    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/adapter', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
+    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/adapter', '@a2a/core/errors', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
 
@@ -210,6 +212,22 @@ describe('packed packages in every TypeScript module mode', () => {
     // CommonJS: jose would be in require.cache.
     const cjs = `for (const p of ${JSON.stringify(entries)}) require(p);
       console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/jose/')).length)`;
+    expect(execFileSync(process.execPath, ['-e', cjs], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
+  });
+
+  // Regression: the client took A2AError from core's root, which loads the engine and Zod (~95 modules).
+  it('the client and @a2a/core/errors start without loading zod', () => {
+    const entries = ['@a2a/core/errors', '@a2a/client'];
+    const hook = `data:text/javascript,export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.includes('/node_modules/zod/')) process.stdout.write('zod '); return r; }`;
+    const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
+    const esm = `for (const p of ${JSON.stringify(entries)}) await import(p); console.log('loaded')`;
+    const esmOut = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', esm], {
+      cwd: work,
+      encoding: 'utf8',
+    });
+    expect(esmOut.trim()).toBe('loaded');
+    const cjs = `for (const p of ${JSON.stringify(entries)}) require(p);
+      console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/zod/')).length)`;
     expect(execFileSync(process.execPath, ['-e', cjs], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
   });
 });

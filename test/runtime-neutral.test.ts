@@ -14,9 +14,10 @@ import { ROOT } from '../scripts/pack-packages.mjs';
 const ENTRIES: [entry: string, lazyChunks: boolean][] = [
   ['core/dist/index.js', true], // `a2a.fetch` on Workers, Bun, Deno, Next.js's edge
   ['core/dist/adapter.js', true],
+  ['core/dist/public-errors.js', false], // `@a2a/core/errors`: the error table alone, what the client takes
   ['core/dist/schemas/index.js', false],
   ['hono/dist/index.js', true], // README: Node, Bun, Deno or Cloudflare Workers
-  ['client/dist/index.js', true], // README: browsers
+  ['client/dist/index.js', false], // README: browsers. No lazy chunk: of core it takes `@a2a/core/errors` alone
   ['webhook-receiver/dist/index.js', true], // README: any Fetch-native host (workers)
 ];
 const work = mkdtempSync(join(tmpdir(), 'a2a-runtime-neutral-'));
