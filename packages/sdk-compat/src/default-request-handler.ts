@@ -39,8 +39,10 @@ export class DefaultRequestHandler extends CompatRequestHandler {
       card: fromSdkCard(agentCard) as AgentCardInput,
       taskStore,
       executor: (store) => fromSdkExecutor(agentExecutor, { ...executorOptions, taskStore: store }),
+      // The SDK's own in-memory push store (exactly it, not a subclass) is replaced by our task store's.
       pushConfigStore:
-        pushNotificationStore && !(pushNotificationStore instanceof InMemoryPushNotificationStore)
+        pushNotificationStore &&
+        Object.getPrototypeOf(pushNotificationStore) !== InMemoryPushNotificationStore.prototype
           ? fromSdkPushStore(pushNotificationStore)
           : undefined,
       pushSender: pushNotificationSender !== undefined,
