@@ -19,6 +19,18 @@ const status = (state: TaskState) => ({
 });
 
 describe('task state machine', () => {
+  it('merges a metadata event into a new object (copies keep the old one); refused once finished', () => {
+    const task = fresh();
+    applyTaskEvent(task, { kind: 'metadata', metadata: { a: 1, b: 1 } });
+    const copy = copyTask(task);
+    applyTaskEvent(task, { kind: 'metadata', metadata: { b: 2 } });
+    expect(task.metadata).toEqual({ a: 1, b: 2 });
+    expect(copy.metadata).toEqual({ a: 1, b: 1 });
+    applyTaskEvent(task, status('TASK_STATE_COMPLETED'));
+    expect(() => applyTaskEvent(task, { kind: 'metadata', metadata: { c: 3 } })).toThrow(/metadata is final/);
+    expect(task.metadata).toEqual({ a: 1, b: 2 });
+  });
+
   it('knows terminal and interrupted states', () => {
     expect(
       ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'].every((s) =>

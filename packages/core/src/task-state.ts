@@ -71,7 +71,9 @@ export type TaskEvent =
       metadata?: Record<string, unknown> | undefined;
     }
   /** A message added to the history (the client's messages; not streamed, it is already in the client's hands). */
-  | { kind: 'history'; message: Message };
+  | { kind: 'history'; message: Message }
+  /** Keys shallow-merged into the task's own `metadata` (`ctx.setMetadata`; not streamed: snapshots show it). */
+  | { kind: 'metadata'; metadata: Record<string, unknown> };
 
 /** A new task in SUBMITTED holding the message that created it. */
 export function newTask(id: string, contextId: string, message: Message, timestamp: string): Task {
@@ -134,6 +136,16 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
       }
       task.history ??= [];
       task.history.push(event.message);
+      return;
+    }
+    case 'metadata': {
+      if (isTerminal(task.status.state)) {
+        throw new A2AError('InvalidAgentResponse', `Task ${task.id} is ${task.status.state}; its metadata is final`, {
+          metadata: { taskId: task.id },
+        });
+      }
+      // A new object, never written into: copies handed out (copyTask, viewTask) share the old one.
+      task.metadata = { ...task.metadata, ...event.metadata };
       return;
     }
   }

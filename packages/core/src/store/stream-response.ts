@@ -1,7 +1,10 @@
 import type { StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '../schemas/task.js';
 import type { TaskEventRecord } from './task-store.js';
 
-/** The wire form of a log entry; `undefined` for entries clients do not see (their own messages). */
+/**
+ * The wire form of a log entry; `undefined` for entries clients do not see (their own messages, and task metadata
+ * changes: the task snapshots carry those).
+ */
 export function toStreamResponse(record: TaskEventRecord): StreamResponse | undefined {
   const { event, taskId, contextId } = record;
   // Field by field: conditional spreads cost a fresh hidden class per event on Node 20.
@@ -19,6 +22,7 @@ export function toStreamResponse(record: TaskEventRecord): StreamResponse | unde
       return { artifactUpdate };
     }
     case 'history':
+    case 'metadata':
       return undefined;
   }
 }
