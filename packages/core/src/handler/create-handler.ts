@@ -225,11 +225,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       // The adapter's caller (the framework's auth) wins; the handler's own hook fills what it left out.
       const given = handleOptions.context ?? {};
       const hooked = options.context && !given.user ? await options.context(request) : undefined;
-      const context: A2ARequestContext = { user: given.user ?? hooked?.user, tenant: given.tenant ?? hooked?.tenant };
+      const context: A2ARequestContext = {
+        user: given.user ?? hooked?.user,
+        tenant: given.tenant ?? hooked?.tenant,
+        state: given.state ?? hooked?.state,
+      };
       authorize(engine.agentCard, context.user);
 
       const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
       const activated = requested.filter((uri) => declaredExtensions.has(uri));
+      // Read when the response is built: until then the executor may change the set (ctx.activateExtension).
       const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
       const call = new RequestCall(
         {
@@ -237,8 +242,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
           tenant: context.tenant,
           extensions: activated,
           lastEventId: request.headers.get('last-event-id') ?? undefined,
+          state: context.state,
         },
         requestDisconnect(request), // the Node bridge's request view makes its signal on first read
+        headers,
       );
       const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl), telemetry };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).

@@ -4,6 +4,11 @@ import type { A2AUser } from '../server/agent-executor.js';
 export interface A2ARequestContext {
   user?: A2AUser | undefined;
   tenant?: string | undefined;
+  /**
+   * Free-form per-request state for the executor (`ctx.state`), e.g. request headers it needs. A context given to
+   * `handle` wins over `createA2AHandler`'s `context` hook field by field (the hook runs only when no user is given).
+   */
+  state?: Record<string, unknown> | undefined;
 }
 
 export interface HandleOptions {

@@ -1,4 +1,5 @@
 import type { Message, Part } from '../schemas/message.js';
+import type { SendMessageConfiguration } from '../schemas/requests.js';
 import type { Artifact, Task, TaskState } from '../schemas/task.js';
 
 /** The authenticated caller, as the host app knows it (e.g. from `req.user`). Tasks are scoped to `id`. */
@@ -21,6 +22,8 @@ export interface CallContext {
   lastEventId?: string | undefined;
   /** The wire version the request arrived in when it was a legacy one (e.g. '0.3'); absent for v1.0. */
   protocolVersion?: string | undefined;
+  /** Free-form per-request state from the host (`A2ARequestContext.state`), handed to the executor as `ctx.state`. */
+  state?: Record<string, unknown> | undefined;
 }
 
 /** Text, parts, or a partial message: everything the publishing helpers accept as message content. */
@@ -36,8 +39,17 @@ export interface ArtifactChunk {
   parts?: Part[];
   append?: boolean;
   lastChunk?: boolean;
+  /** The artifact's own metadata (merged into the stored artifact's on `append`). */
   metadata?: Record<string, unknown>;
   extensions?: string[];
+  /** The artifact-update event's `metadata` (streamed and pushed with this chunk; not stored on the task). */
+  eventMetadata?: Record<string, unknown>;
+}
+
+/** The last argument of the status helpers. */
+export interface StatusOptions {
+  /** The status-update event's `metadata` (streamed and pushed with this change; not stored on the task). */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -55,10 +67,23 @@ export interface AgentContext {
   readonly task: Task | undefined;
   readonly user: A2AUser | undefined;
   readonly tenant: string | undefined;
-  /** Extensions activated for this request. */
+  /**
+   * Extensions activated for this request: those the client requested (`A2A-Extensions`) that the card declares. It
+   * stays as given; {@link activateExtension} and {@link declineExtension} change only the response header.
+   */
   readonly extensions: readonly string[];
   /** The request's `metadata`. */
   readonly metadata: Record<string, unknown> | undefined;
+  /**
+   * The request's `configuration` as received (`acceptedOutputModes`, `historyLength`, `returnImmediately`,
+   * `taskPushNotificationConfig`); `undefined` when the client sent none.
+   */
+  readonly configuration: SendMessageConfiguration | undefined;
+  /**
+   * Free-form per-request state from the host: the `state` of the `A2ARequestContext` an adapter's `context` hook or
+   * `createA2AHandler`'s `context` option returns (e.g. request headers the executor needs). `undefined` when none.
+   */
+  readonly state: Record<string, unknown> | undefined;
   /** The wire version the message arrived in: '1.0', or a legacy one such as '0.3' (translated to v1.0 for you). */
   readonly protocolVersion: string;
   /** Aborted when the task is canceled (never because a client disconnected). */
@@ -68,16 +93,37 @@ export interface AgentContext {
   reply(content: MessageContent): Promise<void>;
   /** Create the task now (SUBMITTED) without changing anything else. */
   submit(): Promise<void>;
-  working(content?: MessageContent): Promise<void>;
-  inputRequired(content: MessageContent): Promise<void>;
-  authRequired(content: MessageContent): Promise<void>;
-  complete(content?: MessageContent): Promise<void>;
-  fail(content: MessageContent): Promise<void>;
-  reject(content: MessageContent): Promise<void>;
-  /** Any state change, with an optional status message. */
-  status(state: TaskState, content?: MessageContent): Promise<void>;
+  /** The status helpers: `options.metadata` is the status-update event's metadata. */
+  working(content?: MessageContent, options?: StatusOptions): Promise<void>;
+  inputRequired(content: MessageContent, options?: StatusOptions): Promise<void>;
+  authRequired(content: MessageContent, options?: StatusOptions): Promise<void>;
+  complete(content?: MessageContent, options?: StatusOptions): Promise<void>;
+  fail(content: MessageContent, options?: StatusOptions): Promise<void>;
+  reject(content: MessageContent, options?: StatusOptions): Promise<void>;
+  /**
+   * Any state change, with an optional status message. `TASK_STATE_CANCELED` published while a CancelTask is under way
+   * on this instance (from the `cancel` hook, or from `execute()` after `signal` aborted, before the cancel writes)
+   * becomes that cancel's status: its message and metadata are the CANCELED status's, written once by the cancel, and
+   * the promise resolves at once (the cancel writes after the hook returns). Published later, it is ignored.
+   */
+  status(state: TaskState, content?: MessageContent, options?: StatusOptions): Promise<void>;
   /** Add an artifact or stream a chunk into one; returns the artifact id. */
   artifact(chunk: ArtifactChunk): Promise<string>;
+  /**
+   * Shallow-merges `metadata` into the task's own `metadata` (GetTask, ListTasks and later snapshots show it), creating
+   * the task first when it is not stored yet. Not streamed as an event of its own. Refused once the task is finished.
+   */
+  setMetadata(metadata: Record<string, unknown>): Promise<void>;
+  /**
+   * Lists `uri` in this response's `A2A-Extensions` header (the extensions this request activated). Only a URI the
+   * card declares: any other is ignored. The header is written when the response is built: for a blocking
+   * SendMessage once the turn is over (a terminal or interrupted state, or `execute()` returned), with
+   * `returnImmediately` right after the task is created, for a stream when its first event (the task) is sent. A call
+   * after that has no effect, and neither does one in a later turn of the task. Not on gRPC (its header goes first).
+   */
+  activateExtension(uri: string): void;
+  /** Leaves `uri` out of this response's `A2A-Extensions` header; same timing as {@link activateExtension}. */
+  declineExtension(uri: string): void;
   /** Build an agent message for this task (handy for custom status updates). */
   agentMessage(content: MessageContent): Message;
 }
@@ -86,8 +132,11 @@ export interface AgentExecutor {
   /** Handle one incoming message. Throwing turns the task FAILED with the error's message. */
   execute(context: AgentContext): void | Promise<void>;
   /**
-   * Optional hook run on CancelTask before the task becomes CANCELED (the context's signal is already aborted).
-   * Throw an A2AError('TaskNotCancelable', …) to refuse.
+   * Optional hook run on CancelTask before the task becomes CANCELED (the context's signal is already aborted; other
+   * publications are ignored). Throw an A2AError('TaskNotCancelable', …) to refuse. `ctx.status('TASK_STATE_CANCELED',
+   * content, options)` here sets the CANCELED status's message and event metadata (one CANCELED event, the cancel's).
+   * When the cancel is requested on another instance, the hook runs here once the abort arrives and its status is
+   * ignored.
    */
   cancel?(context: AgentContext): void | Promise<void>;
 }

@@ -22,15 +22,23 @@ export class RequestCall implements CallContext {
   readonly extensions: readonly string[] | undefined;
   readonly lastEventId: string | undefined;
   readonly protocolVersion: string | undefined;
+  readonly state: Record<string, unknown> | undefined;
+  /**
+   * The headers the response will be built with, while it is not built yet (the executor's activateExtension and
+   * declineExtension edit them); the object the transport already made, so it costs nothing.
+   */
+  readonly responseHeaders: Record<string, string> | undefined;
   readonly #disconnect: Disconnect;
   #signal: AbortSignal | undefined;
 
-  constructor(fields: CallFields, disconnect: Disconnect) {
+  constructor(fields: CallFields, disconnect: Disconnect, responseHeaders?: Record<string, string>) {
     this.user = fields.user;
     this.tenant = fields.tenant;
     this.extensions = fields.extensions;
     this.lastEventId = fields.lastEventId;
     this.protocolVersion = fields.protocolVersion;
+    this.state = fields.state;
+    this.responseHeaders = responseHeaders;
     this.#disconnect = disconnect;
   }
 
@@ -50,18 +58,24 @@ export class RequestCall implements CallContext {
     return new RequestCall(
       { ...this.fields(), ...patch },
       { signal: () => this.signal, onAbort: (listener) => this.onAbort(listener) },
+      this.responseHeaders,
     );
   }
 
   private fields(): CallFields {
-    const { user, tenant, extensions, lastEventId, protocolVersion } = this;
-    return { user, tenant, extensions, lastEventId, protocolVersion };
+    const { user, tenant, extensions, lastEventId, protocolVersion, state } = this;
+    return { user, tenant, extensions, lastEventId, protocolVersion, state };
   }
 }
 
 /** The call with some fields replaced; a {@link RequestCall}'s lazy `signal` stays lazy (a spread would drop it). */
 export function extendCall(call: CallContext, patch: CallFields): CallContext {
   return call instanceof RequestCall ? call.with(patch) : { ...call, ...patch };
+}
+
+/** The response headers an executor's extension choices go into: only an HTTP request's call has them. */
+export function responseHeadersOf(call: CallContext): Record<string, string> | undefined {
+  return call instanceof RequestCall ? call.responseHeaders : undefined;
 }
 
 /** Runs `listener` once when the call's client goes away (never for a call without a signal); returns the detach. */

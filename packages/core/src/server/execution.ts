@@ -4,6 +4,7 @@ import { jsonEqual } from '../json-equal.js';
 import { merge } from '../merge.js';
 import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
+import type { SendMessageConfiguration } from '../schemas/requests.js';
 import type { Artifact, Task, TaskState, TaskStatus } from '../schemas/task.js';
 import type { PushConfigStore } from '../store/task-store.js';
 import {
@@ -17,7 +18,15 @@ import { InvalidTransitionError, isInterrupted, isTerminal, newTask, type TaskEv
 import { type ExecutorSpan, startExecutorSpan } from '../telemetry/executor-span.js';
 import type { A2ALog } from '../telemetry/logger.js';
 import { countCreated, countFinished } from '../telemetry/task-metrics.js';
-import type { A2AUser, AgentContext, AgentExecutor, ArtifactChunk, MessageContent } from './agent-executor.js';
+import type {
+  A2AUser,
+  AgentContext,
+  AgentExecutor,
+  ArtifactChunk,
+  MessageContent,
+  StatusOptions,
+} from './agent-executor.js';
+import { echoExtension } from './extension-echo.js';
 import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
 
 export type FirstOutcome = { message: Message } | { stored: StoredTask };
@@ -28,6 +37,12 @@ export type FirstOutcome = { message: Message } | { stored: StoredTask };
  * whoever canceled, possibly another instance).
  */
 export type TurnEnd = 'paused' | 'settled' | 'aborted';
+
+/** The agent's own CANCELED status, published while a CancelTask on this instance was under way (see `abort`). */
+export interface CancelStatus {
+  message: Message | undefined;
+  metadata: Record<string, unknown> | undefined;
+}
 
 export interface ExecutionInit {
   executor: AgentExecutor;
@@ -43,8 +58,17 @@ export interface ExecutionInit {
   tenant: string | undefined;
   extensions: readonly string[];
   metadata: Record<string, unknown> | undefined;
+  configuration: SendMessageConfiguration | undefined;
+  state: Record<string, unknown> | undefined;
   protocolVersion?: string | undefined;
   pushConfig?: TaskPushNotificationConfig | undefined;
+  /**
+   * The headers of the response to the request that started this execution, while that response is not built yet:
+   * `activateExtension`/`declineExtension` edit its `A2A-Extensions`. Absent when the transport has none to offer.
+   */
+  responseHeaders?: Record<string, string> | undefined;
+  /** The extension URIs the card declares (the only ones `activateExtension` lists). */
+  declaredExtensions: ReadonlySet<string>;
   now: () => string;
   /** Where the agent's failures and the execution's own errors are reported (with the task id). */
   log: A2ALog;
@@ -64,6 +88,8 @@ export class Execution implements AgentContext {
   readonly tenant: string | undefined;
   readonly extensions: readonly string[];
   readonly metadata: Record<string, unknown> | undefined;
+  readonly configuration: SendMessageConfiguration | undefined;
+  readonly state: Record<string, unknown> | undefined;
   readonly protocolVersion: string;
   readonly first: Promise<FirstOutcome>;
   /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
@@ -78,6 +104,11 @@ export class Execution implements AgentContext {
   private controller: AbortController | undefined;
   private abortReason: A2AError | undefined;
   private aborted = false;
+  /** Between a local CancelTask's abort and its CANCELED write: a CANCELED status the agent publishes is kept for it. */
+  private canceling = false;
+  private cancelStatus: CancelStatus | undefined;
+  /** `setMetadata` before the task was stored: the new task's metadata. */
+  private createdMetadata: Record<string, unknown> | undefined;
   private version: number;
   private chain: Promise<unknown> = Promise.resolve();
   private resolveFirst!: (outcome: FirstOutcome) => void;
@@ -100,6 +131,8 @@ export class Execution implements AgentContext {
     this.tenant = init.tenant;
     this.extensions = init.extensions;
     this.metadata = init.metadata;
+    this.configuration = init.configuration;
+    this.state = init.state;
     this.protocolVersion = init.protocolVersion ?? '1.0';
     this.version = init.existing?.version ?? 0;
     this.first = new Promise((resolve, reject) => {
@@ -164,14 +197,27 @@ export class Execution implements AgentContext {
     this.init.log.error(error, { taskId: this.taskId });
   }
 
-  /** Cancellation: abort the signal; the executor's later publications are ignored. */
-  abort(reason: string): void {
+  /**
+   * Cancellation: abort the signal; the executor's later publications are ignored. `canceling`: a CancelTask of this
+   * instance will write CANCELED; until it takes it ({@link takeCancelStatus}), the agent's own CANCELED status is kept
+   * for that write instead of ignored.
+   */
+  abort(reason: string, canceling = false): void {
+    if (canceling) this.canceling = true;
     if (this.aborted) return;
     this.aborted = true;
     this.abortReason = new A2AError('TaskNotCancelable', reason);
     this.controller?.abort(this.abortReason);
     this.endTurn('aborted');
     this.onAbort?.();
+  }
+
+  /** The CANCELED status the agent published since a canceling abort, if any; later ones are ignored. */
+  takeCancelStatus(): CancelStatus | undefined {
+    this.canceling = false;
+    const status = this.cancelStatus;
+    this.cancelStatus = undefined;
+    return status;
   }
 
   reply(content: MessageContent): Promise<void> {
@@ -185,26 +231,54 @@ export class Execution implements AgentContext {
   submit(): Promise<void> {
     return this.enqueue(() => this.ensureStored());
   }
-  working(content?: MessageContent): Promise<void> {
-    return this.status('TASK_STATE_WORKING', content);
+  working(content?: MessageContent, options?: StatusOptions): Promise<void> {
+    return this.status('TASK_STATE_WORKING', content, options);
   }
-  inputRequired(content: MessageContent): Promise<void> {
-    return this.status('TASK_STATE_INPUT_REQUIRED', content);
+  inputRequired(content: MessageContent, options?: StatusOptions): Promise<void> {
+    return this.status('TASK_STATE_INPUT_REQUIRED', content, options);
   }
-  authRequired(content: MessageContent): Promise<void> {
-    return this.status('TASK_STATE_AUTH_REQUIRED', content);
+  authRequired(content: MessageContent, options?: StatusOptions): Promise<void> {
+    return this.status('TASK_STATE_AUTH_REQUIRED', content, options);
   }
-  complete(content?: MessageContent): Promise<void> {
-    return this.status('TASK_STATE_COMPLETED', content);
+  complete(content?: MessageContent, options?: StatusOptions): Promise<void> {
+    return this.status('TASK_STATE_COMPLETED', content, options);
   }
-  fail(content: MessageContent): Promise<void> {
-    return this.status('TASK_STATE_FAILED', content);
+  fail(content: MessageContent, options?: StatusOptions): Promise<void> {
+    return this.status('TASK_STATE_FAILED', content, options);
   }
-  reject(content: MessageContent): Promise<void> {
-    return this.status('TASK_STATE_REJECTED', content);
+  reject(content: MessageContent, options?: StatusOptions): Promise<void> {
+    return this.status('TASK_STATE_REJECTED', content, options);
   }
-  status(state: TaskState, content?: MessageContent): Promise<void> {
-    return this.enqueue(() => this.applyStatus(state, content));
+  status(state: TaskState, content?: MessageContent, options?: StatusOptions): Promise<void> {
+    if (this.canceling && state === 'TASK_STATE_CANCELED') {
+      // Kept at once, not queued: the cancel writes right after its hook returns, and the hook may not await this.
+      const message = content === undefined ? undefined : this.agentMessage(content);
+      this.cancelStatus = { message, metadata: options?.metadata };
+      return Promise.resolve();
+    }
+    return this.enqueue(() => this.applyStatus(state, content, options?.metadata));
+  }
+
+  setMetadata(metadata: Record<string, unknown>): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.stored) {
+        await this.appendEvent({ kind: 'metadata', metadata });
+        return;
+      }
+      // Not stored yet: carried on the creation, so the task's first snapshot (a stream's first event) shows it.
+      this.createdMetadata = { ...this.createdMetadata, ...metadata };
+      await this.ensureStored();
+    });
+  }
+
+  activateExtension(uri: string): void {
+    const headers = this.init.responseHeaders;
+    if (headers && this.init.declaredExtensions.has(uri)) echoExtension(headers, uri, true);
+  }
+
+  declineExtension(uri: string): void {
+    const headers = this.init.responseHeaders;
+    if (headers) echoExtension(headers, uri, false);
   }
 
   artifact(chunk: ArtifactChunk): Promise<string> {
@@ -226,6 +300,7 @@ export class Execution implements AgentContext {
     event.artifact = artifact;
     if (chunk.append !== undefined) event.append = chunk.append;
     if (chunk.lastChunk !== undefined) event.lastChunk = chunk.lastChunk;
+    if (chunk.eventMetadata !== undefined) event.metadata = chunk.eventMetadata;
     return this.enqueue(async () => {
       if (!this.stored && (await this.storedWith(() => event))) return artifactId;
       if (!this.stored) await this.ensureStored(); // (no extra await per event once stored)
@@ -285,11 +360,15 @@ export class Execution implements AgentContext {
     return this.lastWritten !== undefined && isTerminal(this.lastWritten);
   }
 
-  private async applyStatus(state: TaskState, content: MessageContent | undefined): Promise<void> {
+  private async applyStatus(
+    state: TaskState,
+    content: MessageContent | undefined,
+    metadata?: Record<string, unknown>,
+  ): Promise<void> {
     const event = (): TaskEvent => {
       const status: TaskStatus = { state, timestamp: this.init.now() };
       if (content !== undefined) status.message = this.agentMessage(content);
-      return { kind: 'status', status };
+      return metadata === undefined ? { kind: 'status', status } : { kind: 'status', status, metadata };
     };
     if (!this.stored && (await this.storedWith(event))) return;
     if (!this.stored) await this.ensureStored();
@@ -304,7 +383,7 @@ export class Execution implements AgentContext {
   private async storedWith(makeEvent: () => TaskEvent): Promise<boolean> {
     const { store, owner } = this.init;
     if (!store.createWith || this.init.pushConfig || this.replied) return false;
-    const task = newTask(this.taskId, this.contextId, this.message, this.init.now());
+    const task = this.newTask();
     const event = makeEvent(); // (after the task: its timestamp is not older than the task's)
     let result: { stored: StoredTask; record: TaskEventRecord };
     try {
@@ -322,13 +401,20 @@ export class Execution implements AgentContext {
     return true;
   }
 
+  /** The task as it is created, with the metadata set before it existed (so its first snapshot shows it). */
+  private newTask(): Task {
+    const task = newTask(this.taskId, this.contextId, this.message, this.init.now());
+    if (this.createdMetadata) task.metadata = this.createdMetadata;
+    return task;
+  }
+
   private async ensureStored(): Promise<void> {
     if (this.stored) return;
     if (this.replied) throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message');
     const { store, pushStore, owner, pushConfig } = this.init;
     let stored: StoredTask;
     try {
-      stored = await store.create(newTask(this.taskId, this.contextId, this.message, this.init.now()), owner);
+      stored = await store.create(this.newTask(), owner);
     } catch (error) {
       // The task could not be stored (e.g. the database is down): the waiting caller gets the error, not a hang.
       this.rejectFirst(toA2AError(error));

@@ -19,7 +19,7 @@ import type {
   SendMessageRequest,
   SubscribeToTaskRequest,
 } from '../schemas/requests.js';
-import type { SendMessageResponse, StreamResponse, Task } from '../schemas/task.js';
+import type { SendMessageResponse, StreamResponse, Task, TaskStatus } from '../schemas/task.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import { noPushConfigs } from '../store/no-push-configs.js';
 import { toStreamResponse, withSeq } from '../store/stream-response.js';
@@ -36,8 +36,9 @@ import { A2ALog } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
 import type { AgentExecutor, CallContext } from './agent-executor.js';
+import { responseHeadersOf } from './call-context.js';
 import { CallStream, endsTurn } from './call-stream.js';
-import { Execution } from './execution.js';
+import { type CancelStatus, Execution } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { ExecutionRegistry } from './execution-registry.js';
 import { inputModeChecker } from './input-modes.js';
@@ -74,6 +75,8 @@ export class A2ARequestHandler {
   private readonly now: () => string;
   private readonly checkInputModes: (parts: readonly Part[]) => void;
   private readonly storeRetryMs: number;
+  /** The card's extension URIs (what an executor may activate). */
+  private readonly declaredExtensions: ReadonlySet<string>;
   /** Running executions and open client streams. */
   private readonly running: ExecutionRegistry;
 
@@ -84,6 +87,7 @@ export class A2ARequestHandler {
     this.log = new A2ALog(options.logger, options.onError, options.onWarning);
     this.agentCard = normalizeCard(options.agentCard);
     this.executor = options.executor;
+    this.declaredExtensions = new Set((this.agentCard.capabilities.extensions ?? []).map((e) => e.uri));
     this.checkInputModes = options.acceptAnyInputMode ? () => {} : inputModeChecker(this.agentCard);
     for (const w of setupWarnings(options.agentCard, this.agentCard, !!options.pushNotifications)) this.log.warn(w);
     const store = options.taskStore ?? new InMemoryTaskStore();
@@ -196,13 +200,24 @@ export class A2ARequestHandler {
     // Spec: a task in a terminal state, CANCELED included, is not cancelable (the v0.3 kit checks the second cancel).
     if (isTerminal(stored.task.status.state)) throw notCancelable(stored.task);
     const running = this.running.forTask(request.id);
-    for (const execution of running) execution.abort('Task canceled');
-    // Other instances may run executions of the task too (concurrent continuations): reach them as well.
-    await this.coordinator.requestCancel(request.id);
-    if (this.executor.cancel) {
-      const context = running[0];
-      if (context) await this.executor.cancel(context);
+    for (const execution of running) execution.abort('Task canceled', true);
+    // The agent's own CANCELED status (from its cancel hook, or from execute() once aborted), if it published one.
+    let own: CancelStatus | undefined;
+    try {
+      // Other instances may run executions of the task too (concurrent continuations): reach them as well.
+      await this.coordinator.requestCancel(request.id);
+      if (this.executor.cancel) {
+        const context = running[0];
+        if (context) await this.executor.cancel(context);
+      }
+    } finally {
+      for (const execution of running) {
+        const taken = execution.takeCancelStatus(); // (closes every execution's window)
+        own ??= taken;
+      }
     }
+    const metadata =
+      own?.metadata && request.metadata ? merge(request.metadata, own.metadata) : (own?.metadata ?? request.metadata);
     // Racing the agent's writes (possibly on another instance, until the abort reaches it): re-read and retry with
     // jittered backoff. CANCELED can only lose to a terminal state, which is answered as not cancelable.
     await retryOnConflict(
@@ -215,8 +230,8 @@ export class A2ARequestHandler {
         }
         await this.store.append(request.id, stored.version, {
           kind: 'status',
-          status: { state: 'TASK_STATE_CANCELED', timestamp: this.now() },
-          ...(request.metadata && { metadata: request.metadata }),
+          status: canceledStatus(this.now(), own?.message),
+          ...(metadata && { metadata }),
         });
         countFinished('TASK_STATE_CANCELED');
       },
@@ -379,8 +394,12 @@ export class A2ARequestHandler {
       tenant: call.tenant,
       extensions: call.extensions ?? [],
       metadata: request.metadata,
+      configuration,
+      state: call.state,
       protocolVersion: call.protocolVersion,
       pushConfig,
+      responseHeaders: responseHeadersOf(call),
+      declaredExtensions: this.declaredExtensions,
       now: this.now,
       log: this.log,
       onStored: (stored) => {
@@ -495,6 +514,13 @@ export class A2ARequestHandler {
 }
 
 const shuttingDown = () => new A2AError('Unavailable', 'The server is shutting down; retry on another instance');
+
+/** The cancel's status, with the agent's own message when it published one. */
+function canceledStatus(timestamp: string, message: Message | undefined): TaskStatus {
+  const status: TaskStatus = { state: 'TASK_STATE_CANCELED', timestamp };
+  if (message) status.message = message;
+  return status;
+}
 
 const notCancelable = (task: Task) =>
   new A2AError('TaskNotCancelable', `Task ${task.id} is ${task.status.state} and cannot be canceled`, {
