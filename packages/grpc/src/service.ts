@@ -122,7 +122,13 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
       activated.set('a2a-extensions', extensions.join(', '));
       call.sendMetadata(activated);
     }
-    const callContext: CallContext = { user: context?.user, tenant: context?.tenant, extensions, signal };
+    const callContext: CallContext = {
+      user: context?.user,
+      tenant: context?.tenant,
+      extensions,
+      signal,
+      state: context?.state,
+    };
     return { params, env: tenantScoped({ handler: engine, call: callContext, publishCard, telemetry }, params) };
   }
 

@@ -180,6 +180,17 @@ describe('A2AService over HTTP/2 on 127.0.0.1', () => {
     await expect(h.client.unary('GetTask', { id }, { authorization: 'Bearer alice' })).resolves.toMatchObject({ id });
   });
 
+  it("hands the context hook's state to the executor (ctx.state)", async () => {
+    h = await startHarness({
+      executor: { execute: (ctx) => ctx.reply(JSON.stringify(ctx.state)) },
+      grpc: { context: (metadata) => ({ state: { trace: metadata.get('x-trace')[0] } }) },
+    });
+    const response = await h.client.unary('SendMessage', userMessage('hi'), { 'x-trace': 't-1' });
+    expect(JSON.parse((response.message as { parts: { text: string }[] }).parts[0]?.text ?? '')).toEqual({
+      trace: 't-1',
+    });
+  });
+
   it('maps statuses through statusCodes (the v1.0.0 table for VersionNotSupported)', async () => {
     h = await startHarness({ grpc: { statusCodes: { VersionNotSupported: 'UNIMPLEMENTED' } } });
     const error = await failure(h.client.unary('GetTask', { id: 'x' }, { 'a2a-version': '0.3' }));
