@@ -178,6 +178,29 @@ describe.runIf(hasDatabase)('PostgresTaskStore', () => {
     expect((await b.get('t1'))?.version).toBe(4);
   });
 
+  it('metadata events merge into the task on every instance, in the log and for subscribers', async () => {
+    await a.create({ ...task('meta'), metadata: { a: 1 } }, 'alice');
+    const seen = b.subscribe('meta', 1)[Symbol.asyncIterator]();
+    await a.append('meta', 1, status('TASK_STATE_WORKING'));
+    await a.append('meta', 2, { kind: 'metadata', metadata: { a: 2, b: 'x' } });
+    // Not a status change: the row keeps its snapshot of version 2, and reads apply the logged event after it.
+    const read = await b.get('meta', 'alice');
+    expect(read).toMatchObject({ version: 3, task: { metadata: { a: 2, b: 'x' } } });
+    expect((await b.list('alice', { pageSize: 50 })).tasks.find((t) => t.id === 'meta')?.metadata).toEqual({
+      a: 2,
+      b: 'x',
+    });
+    expect((await b.readEvents('meta', 2)).map((r) => r.event)).toEqual([
+      { kind: 'metadata', metadata: { a: 2, b: 'x' } },
+    ]);
+    expect((await seen.next()).value).toMatchObject({ seq: 2 });
+    expect((await seen.next()).value).toMatchObject({ seq: 3, event: { kind: 'metadata' } });
+    await seen.return?.();
+    await b.append('meta', 3, status('TASK_STATE_COMPLETED'));
+    await expect(a.append('meta', 4, { kind: 'metadata', metadata: { late: true } })).rejects.toBeInstanceOf(A2AError);
+    expect((await a.get('meta'))?.task.metadata).toEqual({ a: 2, b: 'x' });
+  });
+
   it('scopes reads by owner', async () => {
     await a.create(task('t-owned'), 'alice');
     expect(await b.get('t-owned', 'bob')).toBeUndefined();
