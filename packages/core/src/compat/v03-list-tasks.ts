@@ -1,5 +1,5 @@
-import { parseParams } from '../http/json-rpc.js';
-import { OPERATIONS, type OperationEnv } from '../server/operations.js';
+import { parseNamedParams } from '../server/operation-params.js';
+import type { OperationEnv } from '../server/operations.js';
 import { taskToProto } from './v03-proto-json.js';
 import { toV03Task } from './v03-translate.js';
 
@@ -18,7 +18,7 @@ export async function listTasksV03(query: URLSearchParams, env: OperationEnv): P
   const params: Record<string, unknown> = Object.fromEntries(query);
   delete params['A2A-Version'];
   if (typeof params.status === 'string') params.status = stateFromV03(params.status);
-  const request = parseParams(OPERATIONS.ListTasks, params) as Parameters<typeof env.handler.listTasks>[0];
+  const request = parseNamedParams('ListTasks', params);
   const page = await env.handler.listTasks(request, env.call);
   return {
     tasks: page.tasks.map((task) => taskToProto(toV03Task(task))),

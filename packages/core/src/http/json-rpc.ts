@@ -1,5 +1,6 @@
-import { A2AError, fromZodError, toA2AError } from '../errors.js';
-import { OPERATIONS, type Operation, type OperationEnv, parseOperationParams, withCall } from '../server/operations.js';
+import { A2AError, toA2AError } from '../errors.js';
+import { parseParams, tenantScoped } from '../server/operation-params.js';
+import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { type JsonBody, jsonValue, readJsonBody } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
@@ -66,22 +67,6 @@ function withId(error: A2AError, id: JsonRpcId): A2AError {
 export const errorId = (error: unknown): JsonRpcId =>
   ((error as Record<symbol, JsonRpcId> | null)?.[ID] ?? null) as JsonRpcId;
 
-/** `params` must be an object without empty keys; absent means `{}`. */
-export function checkParams(params: unknown): Record<string, unknown> {
-  if (params === undefined || params === null) return {};
-  if (typeof params !== 'object' || Array.isArray(params)) {
-    throw new A2AError('InvalidParams', 'Invalid params: params must be an object');
-  }
-  if (Object.hasOwn(params, '')) throw new A2AError('InvalidParams', 'Invalid params: empty field name');
-  return params as Record<string, unknown>;
-}
-
-export function parseParams(operation: Operation, params: unknown): unknown {
-  const parsed = parseOperationParams(operation, checkParams(params));
-  if (!parsed.success) throw fromZodError(parsed.error);
-  return parsed.data;
-}
-
 /** What a JSON-RPC request is served with (the legacy version router is handed the same settings). */
 export type JsonRpcSettings = StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit };
 
@@ -135,7 +120,7 @@ export async function serveJsonRpcCall(
       const near = similarMethod(call.method);
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);
     }
-    const params = parseParams(operation, call.params) as Record<string, unknown>;
+    const params = parseParams(operation, call.params);
     const scoped = tenantScoped(env, params);
     if (operation.stream) return await streamResponse(operation.run(params, scoped), new JsonRpcFraming(id, settings));
     const result = await operation.run(params, scoped);
@@ -146,13 +131,6 @@ export async function serveJsonRpcCall(
     if (a2a.type === 'Internal') settings.onError(error);
     return jsonRpcErrorResponse(id, a2a, withChallenge(a2a, env, settings.headers));
   }
-}
-
-/** JSON-RPC carries the tenant in params unless the transport already fixed it. */
-export function tenantScoped(env: OperationEnv, params: Record<string, unknown>): OperationEnv {
-  const tenant = params.tenant;
-  if (env.call.tenant !== undefined || typeof tenant !== 'string' || tenant === '') return env;
-  return withCall(env, { tenant });
 }
 
 /** The v1.0 method a misspelt name means: `sendMessage`, `send_message` → `SendMessage`. */

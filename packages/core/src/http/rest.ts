@@ -1,8 +1,8 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { merge } from '../merge.js';
+import { parseParams } from '../server/operation-params.js';
 import { OPERATIONS, type Operation, type OperationEnv, type OperationName, withCall } from '../server/operations.js';
 import { isJsonContentType, jsonValue, readJsonBody } from './body.js';
-import { parseParams } from './json-rpc.js';
 import type { RequestUrl } from './request-url.js';
 import { type HeaderInit, jsonResponse, restMediaType, statusErrorResponse } from './responses.js';
 import { withChallenge } from './security.js';
@@ -130,7 +130,7 @@ export async function serveRest(
     const query = route.body ? {} : Object.fromEntries(url.searchParams);
     delete query['A2A-Version'];
     const operation: Operation = OPERATIONS[route.operation];
-    const params = parseParams(operation, { ...query, ...body, ...pathFields }) as Record<string, unknown>;
+    const params = parseParams(operation, { ...query, ...body, ...pathFields });
     const scoped = tenant === undefined ? env : withCall(env, { tenant });
     if (operation.stream) {
       return await streamResponse(

@@ -1,10 +1,11 @@
 import { A2AError, toA2AError } from '../../errors.js';
-import { type JsonRpcVersionRouter, parseParams, serveJsonRpcCall } from '../../http/json-rpc.js';
+import { type JsonRpcVersionRouter, serveJsonRpcCall } from '../../http/json-rpc.js';
 import type { RequestUrl } from '../../http/request-url.js';
 import { jsonResponse } from '../../http/responses.js';
 import { challenges } from '../../http/security.js';
 import { streamResponse } from '../../http/stream.js';
 import { merge } from '../../merge.js';
+import { parseParams } from '../../server/operation-params.js';
 import { OPERATIONS, type Operation, type OperationEnv, type OperationName } from '../../server/operations.js';
 import type { Dialect, DialectRoute, DialectSettings } from './dialect.js';
 import { paraphraseErrorBody, paraphraseErrorResponse } from './paraphrase-errors.js';
@@ -130,10 +131,7 @@ async function serve(
     const query: Record<string, unknown> = route.body ? {} : Object.fromEntries(url.searchParams);
     delete query['A2A-Version'];
     const operation: Operation = OPERATIONS[route.operation];
-    const params = parseParams(
-      operation,
-      paraphraseParams(route.operation, { ...query, ...body, ...fields }),
-    ) as Record<string, unknown>;
+    const params = parseParams(operation, paraphraseParams(route.operation, { ...query, ...body, ...fields }));
     if (operation.stream) {
       return await streamResponse(
         operation.run(params, env),

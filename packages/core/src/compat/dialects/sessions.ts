@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { A2AError, isA2AError, toA2AError } from '../../errors.js';
-import { parseParams } from '../../http/json-rpc.js';
 import { eventStreamResponse } from '../../http/prepared.js';
 import type { RequestUrl } from '../../http/request-url.js';
 import { jsonResponse } from '../../http/responses.js';
@@ -9,8 +8,9 @@ import { SSE_HEADERS } from '../../http/sse.js';
 import { newId } from '../../ids.js';
 import { merge } from '../../merge.js';
 import type { Message } from '../../schemas/message.js';
-import type { ListTasksRequest, SendMessageRequest } from '../../schemas/requests.js';
+import type { ListTasksRequest } from '../../schemas/requests.js';
 import type { SendMessageResponse, Task } from '../../schemas/task.js';
+import { parseNamedParams } from '../../server/operation-params.js';
 import { OPERATIONS, type OperationEnv } from '../../server/operations.js';
 import { ownerOf } from '../../server/request-handler.js';
 import { AsyncQueue } from '../../store/async-queue.js';
@@ -140,7 +140,7 @@ export function sessionsDialect(): Dialect {
       ],
       metadata: { ...body.metadata, [MESSAGE_KEY]: stamp },
     };
-    const params = parseParams(OPERATIONS.SendMessage, { message }) as SendMessageRequest;
+    const params = parseNamedParams('SendMessage', { message });
     const result = await OPERATIONS.SendMessage.run(params, env);
     const produced = answerOf(result, message as Message, stamp.created_at);
     // Ended while the agent worked: what this message started does not outlive the session.
