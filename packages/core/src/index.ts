@@ -3,7 +3,6 @@
 // framework adapters and sibling packages (wire translators, SSE framing, body readers, proto-JSON helpers):
 // `@a2a/core/internal`, outside semver.
 
-export type { AgentCardInput } from './card/agent-card-input.js';
 export type { CardSigningKey, CardVerification, CardVerificationKeys } from './card/card-signing.js';
 export { signAgentCard, verifyAgentCard } from './card/card-signing-on-demand.js';
 export type { CardSigningOptions, CardVariant } from './card/versioned-card-routes.js';
@@ -106,6 +105,7 @@ export type {
   TaskStatus,
   TaskStatusUpdateEvent,
 } from './schemas/task.js';
+export type { AgentCardInput } from './server/agent-card-input.js';
 export type * from './server/agent-executor.js';
 export type { ExecutionCoordinator, TrackedExecution } from './server/execution-coordinator.js';
 export { A2ARequestHandler, createRequestHandler } from './server/request-handler.js';

@@ -1,4 +1,3 @@
-import type { AgentCardInput } from '../card/agent-card-input.js';
 import { cardPublisher, joinUrl } from '../card/publish-card.js';
 import { VersionedCardRoutes } from '../card/versioned-card-routes.js';
 import { chainJsonRpcRouters, checkDialects } from '../compat/dialects/dialect.js';
@@ -18,6 +17,7 @@ import { serveRest } from '../http/rest.js';
 import { authorize, challenges } from '../http/security.js';
 import { unknownOptionWarnings } from '../http/unknown-options.js';
 import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
+import type { AgentCardInput } from '../server/agent-card-input.js';
 import { RequestCall } from '../server/call-context.js';
 import type { OperationEnv } from '../server/operations.js';
 import { A2ARequestHandler } from '../server/request-handler.js';

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { AgentCardInput } from '../card/agent-card-input.js';
 import { merge } from '../merge.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import {
@@ -18,6 +17,7 @@ import { simpleSendMessage } from '../schemas/simple-send-message.js';
 import type { StreamResponse } from '../schemas/task.js';
 import { parseEventId } from '../store/stream-response.js';
 import type { OperationTelemetry } from '../telemetry/operation-telemetry.js';
+import type { AgentCardInput } from './agent-card-input.js';
 import type { CallContext } from './agent-executor.js';
 import { extendCall } from './call-context.js';
 import type { A2ARequestHandler } from './request-handler.js';

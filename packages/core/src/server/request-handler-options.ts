@@ -1,8 +1,8 @@
-import type { AgentCardInput } from '../card/agent-card-input.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
 import type { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import type { PushConfigStore, TaskStore } from '../store/task-store.js';
 import type { A2ALogger } from '../telemetry/logger.js';
+import type { AgentCardInput } from './agent-card-input.js';
 import type { A2AUser, AgentExecutor } from './agent-executor.js';
 import type { ExecutionCoordinator } from './execution-coordinator.js';
 

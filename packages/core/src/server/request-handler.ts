@@ -1,4 +1,3 @@
-import { type AgentCardInput, normalizeCard } from '../card/agent-card-input.js';
 import { A2AError, invalidParams, taskNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { merge } from '../merge.js';
@@ -35,6 +34,7 @@ import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
 import { A2ALog } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
+import { type AgentCardInput, normalizeCard } from './agent-card-input.js';
 import type { AgentExecutor, CallContext } from './agent-executor.js';
 import { responseHeadersOf } from './call-context.js';
 import { CallStream, endsTurn } from './call-stream.js';

@@ -1,6 +1,5 @@
 import type { Span } from '@opentelemetry/api';
 import type { TaskState } from '../schemas/task.js';
-import type { AgentContext } from '../server/agent-executor.js';
 import type { TaskEvent } from '../task-state.js';
 import { ATTR } from './attributes.js';
 import { type Telemetry, telemetry } from './telemetry.js';
@@ -38,7 +37,15 @@ export class ExecutorSpan {
 }
 
 /** `undefined` when no tracer provider is registered. */
-export function startExecutorSpan(context: AgentContext): ExecutorSpan | undefined {
+/** What the span reads of the executor's context (`AgentContext` of server/, named here by shape: telemetry sits below). */
+export interface TracedExecution {
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly protocolVersion: string;
+  readonly tenant: string | undefined;
+}
+
+export function startExecutorSpan(context: TracedExecution): ExecutorSpan | undefined {
   const tel = telemetry();
   const tracer = tel?.tracer;
   if (!tel || !tracer) return undefined;
