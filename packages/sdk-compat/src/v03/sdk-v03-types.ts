@@ -1,8 +1,16 @@
 import type { V03Message, V03StreamResult, V03Task } from '@a2a/core/internal';
 import type { SdkUser } from '../sdk-user.js';
 
-/** The 0.3.x `ServerCallContext` surface an executor reads. */
-export class SdkV03CallContext {
+/** The 0.3.x `ServerCallContext` surface an executor reads (an interface, so the SDK's own class fits it too). */
+export interface SdkV03CallContextView {
+  readonly requestedExtensions: string[] | undefined;
+  readonly user: SdkUser | undefined;
+  readonly activatedExtensions: string[] | undefined;
+  addActivatedExtension(uri: string): void;
+}
+
+/** The 0.3.x `ServerCallContext` an executor gets here. */
+export class SdkV03CallContext implements SdkV03CallContextView {
   private activated: string[] | undefined;
 
   constructor(
@@ -22,7 +30,10 @@ export class SdkV03CallContext {
   }
 }
 
-/** The 0.3.x `RequestContext` (the same fields; a class of this package, so `instanceof` the SDK's does not hold). */
+/**
+ * The 0.3.x `RequestContext` (the same fields; a class of this package, so `instanceof` the SDK's does not hold). Its
+ * `context` is typed by its surface, so an executor declared with the SDK's own types is accepted.
+ */
 export class SdkV03RequestContext {
   constructor(
     readonly userMessage: V03Message,
@@ -30,7 +41,7 @@ export class SdkV03RequestContext {
     readonly contextId: string,
     readonly task?: V03Task,
     readonly referenceTasks?: V03Task[],
-    readonly context?: SdkV03CallContext,
+    readonly context?: SdkV03CallContextView,
   ) {}
 }
 
