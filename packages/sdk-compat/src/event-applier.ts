@@ -4,7 +4,14 @@ import type { AgentContext, Artifact, Message, MessageContent, Task, TaskState, 
 export type CompatEvent =
   | { kind: 'message'; message: Message }
   | { kind: 'task'; task: Task }
-  | { kind: 'status'; taskId: string; status: TaskStatus; metadata?: Record<string, unknown> | undefined }
+  | {
+      kind: 'status';
+      taskId: string;
+      status: TaskStatus;
+      metadata?: Record<string, unknown> | undefined;
+      /** Merged into the task's own metadata as well (the 1.x SDK folds event metadata into the task). */
+      taskMetadata?: Record<string, unknown> | undefined;
+    }
   | {
       kind: 'artifact';
       taskId: string;
@@ -12,6 +19,7 @@ export type CompatEvent =
       append?: boolean | undefined;
       lastChunk?: boolean | undefined;
       metadata?: Record<string, unknown> | undefined;
+      taskMetadata?: Record<string, unknown> | undefined;
     }
   /** Something the translation could not read; `reason` says what. */
   | { kind: 'invalid'; reason: string };
@@ -71,8 +79,13 @@ export class EventApplier {
     if (refusal !== undefined) this.end(ctx.fail(refusal));
     else if (event.kind === 'message') this.end(ctx.reply(content(event.message) as MessageContent));
     else if (event.kind === 'task') this.applyTask(event.task);
-    else if (event.kind === 'status') this.applyStatus(event.status, event.metadata);
-    else if (event.kind === 'artifact') this.applyArtifact(event);
+    else if (event.kind === 'status') {
+      this.mergeMetadata(event.taskMetadata);
+      this.applyStatus(event.status, event.metadata);
+    } else if (event.kind === 'artifact') {
+      this.mergeMetadata(event.taskMetadata);
+      this.applyArtifact(event);
+    }
   }
 
   /** Why an event fails the task, if it does: unreadable, another task's, or a message with nothing in it. */
@@ -119,10 +132,10 @@ export class EventApplier {
   private applyTask(task: Task): void {
     const { ctx } = this;
     if (!this.created) {
+      // With its metadata, so the task's first snapshot (a stream's first event) is the task as published.
       this.created = true;
-      this.track(ctx.submit());
-    }
-    if (task.metadata && Object.keys(task.metadata).length) this.track(ctx.setMetadata(task.metadata));
+      this.track(hasKeys(task.metadata) ? ctx.setMetadata(task.metadata) : ctx.submit());
+    } else this.mergeMetadata(task.metadata);
     for (const artifact of task.artifacts ?? []) {
       if (this.artifactIds.has(artifact.artifactId)) continue;
       this.apply({ kind: 'artifact', taskId: task.id, artifact });
@@ -140,6 +153,12 @@ export class EventApplier {
     else this.track(written);
   }
 
+  private mergeMetadata(metadata: Record<string, unknown> | undefined): void {
+    if (!hasKeys(metadata)) return;
+    this.created = true;
+    this.track(this.ctx.setMetadata(metadata));
+  }
+
   private end(written: Promise<unknown>): void {
     this.over = true;
     this.markEnded();
@@ -153,6 +172,9 @@ export class EventApplier {
     this.tail = written.catch(() => {});
   }
 }
+
+const hasKeys = (record: Record<string, unknown> | undefined): record is Record<string, unknown> =>
+  record !== undefined && Object.keys(record).length > 0;
 
 /** A message as the helpers take it: its own parts and fields (the context sets role, task and context ids). */
 function content(message: Message): MessageContent | undefined {

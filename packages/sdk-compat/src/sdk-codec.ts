@@ -14,7 +14,10 @@ export const toSdkPushConfig = (config: TaskPushNotificationConfig): sdk.TaskPus
 export const fromSdkPushConfig = (config: sdk.TaskPushNotificationConfig): TaskPushNotificationConfig =>
   sdk.TaskPushNotificationConfig.toJSON(config) as TaskPushNotificationConfig;
 
-/** One published event, as v1.0 objects; anything unreadable becomes `{ kind: 'invalid' }`. */
+/**
+ * One published event, as v1.0 objects; anything unreadable becomes `{ kind: 'invalid' }`. As the 1.x SDK's
+ * ResultManager does, an update's metadata is also merged into the task's own (0.3.x keeps it on the event only).
+ */
 export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
   const kind = (event as { kind?: unknown } | null)?.kind;
   const data = (event as { data?: unknown } | null)?.data;
@@ -33,7 +36,8 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
           metadata?: Record<string, unknown>;
         };
         if (!update.status?.state) return { kind: 'invalid', reason: 'a status update has no state' };
-        return { kind: 'status', taskId: update.taskId ?? '', status: update.status, metadata: update.metadata };
+        const { taskId = '', status, metadata } = update;
+        return { kind: 'status', taskId, status, metadata, taskMetadata: metadata };
       }
       case 'artifactUpdate': {
         const update = sdk.TaskArtifactUpdateEvent.toJSON(data as sdk.TaskArtifactUpdateEvent) as {
@@ -45,7 +49,7 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
         };
         if (!update.artifact?.artifactId) return { kind: 'invalid', reason: 'an artifact update has no artifact id' };
         const { taskId = '', artifact, append, lastChunk, metadata } = update;
-        return { kind: 'artifact', taskId, artifact, append, lastChunk, metadata };
+        return { kind: 'artifact', taskId, artifact, append, lastChunk, metadata, taskMetadata: metadata };
       }
       default:
         return { kind: 'invalid', reason: `unknown event kind '${String(kind)}'` };

@@ -34,7 +34,8 @@ describe('an @a2a-js/sdk Express server on the look-alikes', () => {
       const done = await client.sendMessage(send('note please'));
       if (!('status' in done)) throw new Error(`expected a task: ${JSON.stringify(done)}`);
       expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(done.metadata).toEqual({ origin: 'scribe' });
+      // As the SDK's own server: the update events' metadata is folded into the task's.
+      expect(done.metadata).toEqual({ origin: 'scribe', step: 1, chunk: 1, words: 'note please'.length });
       const note = done.artifacts.find((a) => a.artifactId === 'note');
       expect(note?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')).toBe(
         'Dear reader, hello.',
