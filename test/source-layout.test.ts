@@ -40,6 +40,26 @@ describe('source layout', () => {
     expect({ missing, coreFolders }).toEqual({ missing: [], coreFolders: [] });
   });
 
+  it('every file or folder docs/architecture.md writes out exists', () => {
+    const map = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+    // A path is written from the root, from core's src/ (the map's default), or from a package or folder its row
+    // names (then only its tail is written): each must match the end of a tracked path.
+    const exists = (path: string) =>
+      tracked.some(
+        (file) =>
+          file === path ||
+          file === `packages/core/src/${path}` ||
+          `/${file}`.endsWith(`/${path}`) ||
+          (path.endsWith('/') && (file.startsWith(path) || file.includes(`/${path}`))),
+      );
+    const paths = [...map.matchAll(/`([\w./-]+(?:\.(?:ts|mts|md|mjs|json|yaml|sh)|\/))`/g)].map(
+      ([, path]) => path as string,
+    );
+    expect(paths.length).toBeGreaterThan(100);
+    expect([...new Set(paths)].filter((path) => !exists(path))).toEqual([]);
+  });
+
   it('core’s folders import only from the layers below theirs, but for the exceptions docs/architecture.md lists', () => {
     const map = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
     const rank = layerRanks(map);

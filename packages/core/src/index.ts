@@ -1,7 +1,7 @@
 // The public API: what an app that serves or calls an A2A agent needs (handler, executor, stores, push, card signing,
-// errors, the protocol's types). Zod schemas of the protocol objects: `@a2a/core/schemas`. Building blocks for the
-// framework adapters and sibling packages (wire translators, SSE framing, body readers, proto-JSON helpers):
-// `@a2a/core/internal`, outside semver.
+// errors, the protocol's types). Zod schemas of the protocol objects: `@a2a/core/schemas`. What adapter authors need
+// beyond this: `@a2a/core/adapter` (and `@a2a/core/node` on Node). Building blocks for the sibling packages (wire
+// translators, SSE framing, body readers, proto-JSON helpers): `@a2a/core/internal`, outside semver.
 
 export type { CardSigningKey, CardVerification, CardVerificationKeys } from './card/card-signing.js';
 export { signAgentCard, verifyAgentCard } from './card/card-signing-on-demand.js';

@@ -1,6 +1,7 @@
-// Building blocks for the framework adapters and sibling packages (@a2a/express, @a2a/postgres,
-// @a2a/webhook-receiver, ...): wire translators, SSE framing, body readers, proto-JSON helpers, error helpers.
-// Not semver-covered: apps use `@a2a/core` (and `@a2a/core/schemas` for the Zod schemas).
+// Building blocks for this repository's sibling packages (@a2a/grpc, @a2a/postgres, @a2a/webhook-receiver,
+// @a2a/playground, @a2a/sdk-compat, @a2a/client/v03): wire translators, the operation table, SSE framing, body
+// readers, proto-JSON helpers, error helpers. Not semver-covered, and refused in the six adapters (Biome): they use
+// `@a2a/core`, `@a2a/core/adapter` and `@a2a/core/node`. Apps use `@a2a/core` (and `@a2a/core/schemas`).
 
 export { type CardSigningOptions, type CardVariant, VersionedCardRoutes } from './card/versioned-card-routes.js';
 export { checkServedVersion, jsonRpcWire } from './compat/negotiate.js';

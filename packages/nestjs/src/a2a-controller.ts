@@ -6,7 +6,7 @@ import { type PlatformReply, type PlatformRequest, serveA2A } from './serve.js';
 
 export const A2A_HANDLER = Symbol.for('@a2a/nestjs:handler');
 export const A2A_OPTIONS = Symbol.for('@a2a/nestjs:options');
-/** `@nestjs/platform-fastify`'s `RouteConfig` key: marks the A2A routes for the body hook (platforms.ts). */
+/** `@nestjs/platform-fastify`'s `RouteConfig` key: marks the A2A routes for the body hook (platform-hooks.ts). */
 export const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
 
 /**
