@@ -3,17 +3,9 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { CompatRequestHandler } from '../compat-handler.js';
 import { cardRouter, isJsonRpcCall, mountedRouter } from '../express-mount.js';
 import type { SdkUserBuilder } from '../sdk-context.js';
-import type { SdkUser } from '../sdk-user.js';
+import { UnauthenticatedUser } from './sdk-v03-types.js';
 
-/** The 0.3.x SDK's anonymous caller. */
-export class UnauthenticatedUser implements SdkUser {
-  get isAuthenticated(): boolean {
-    return false;
-  }
-  get userName(): string {
-    return '';
-  }
-}
+export { UnauthenticatedUser };
 
 export const UserBuilder = {
   noAuthentication: async (): Promise<UnauthenticatedUser> => new UnauthenticatedUser(),

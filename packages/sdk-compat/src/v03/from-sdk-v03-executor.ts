@@ -4,7 +4,7 @@ import { CompatEventBus } from '../compat-event-bus.js';
 import { referenceTasks } from '../reference-tasks.js';
 import { runSdkExecution, type SdkExecutorOptions } from '../sdk-execution.js';
 import { sdkUserOf } from '../sdk-user.js';
-import { SdkV03CallContext, type SdkV03Executor, SdkV03RequestContext } from './sdk-v03-types.js';
+import { SdkV03CallContext, type SdkV03Executor, SdkV03RequestContext, UnauthenticatedUser } from './sdk-v03-types.js';
 import { fromV03Event } from './v03-events.js';
 
 export interface FromSdkV03ExecutorOptions extends SdkExecutorOptions {
@@ -28,7 +28,9 @@ export function fromSdkV03Executor(executor: SdkV03Executor, options: FromSdkV03
 async function requestContextOf(ctx: AgentContext, store: TaskStore | undefined): Promise<SdkV03RequestContext> {
   // The 0.3 SDK echoes only the extensions its executor activates.
   for (const uri of ctx.extensions) ctx.declineExtension(uri);
-  const call = new SdkV03CallContext([...ctx.extensions], sdkUserOf(ctx), (uri) => ctx.activateExtension(uri));
+  // As the SDK's servers: without a `UserBuilder` (e.g. `sdkContext()` on any adapter) the caller is anonymous.
+  const user = sdkUserOf(ctx) ?? new UnauthenticatedUser();
+  const call = new SdkV03CallContext([...ctx.extensions], user, (uri) => ctx.activateExtension(uri));
   const references = (await referenceTasks(ctx, store))?.map(toV03Task);
   return new SdkV03RequestContext(
     toV03Message(ctx.message),

@@ -1,6 +1,16 @@
 import type { V03Message, V03StreamResult, V03Task } from '@a2a/core/internal';
 import type { SdkUser } from '../sdk-user.js';
 
+/** The 0.3.x SDK's anonymous caller: the user an executor sees when no `UserBuilder` named one. */
+export class UnauthenticatedUser implements SdkUser {
+  get isAuthenticated(): boolean {
+    return false;
+  }
+  get userName(): string {
+    return '';
+  }
+}
+
 /** The 0.3.x `ServerCallContext` surface an executor reads (an interface, so the SDK's own class fits it too). */
 export interface SdkV03CallContextView {
   readonly requestedExtensions: string[] | undefined;
