@@ -38,6 +38,12 @@ export interface StartedServer {
  */
 export interface AdapterHarness {
   name: string;
+  /**
+   * Set when the framework has no response compression to put in front (`node:http`): why, in a few words. The
+   * compressed-streaming cases are then skipped, reported with this reason, instead of run uncompressed (where they
+   * would pass without testing anything).
+   */
+  noCompression?: string;
   start(a2a: A2AHttpHandler, options: HarnessStartOptions): Promise<StartedServer>;
 }
 

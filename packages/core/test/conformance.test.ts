@@ -8,11 +8,13 @@ import {
 import { createNodeHandler } from '../src/node/index.js';
 
 // The reference: core's own Node bridge on plain node:http. A "body parser" here is a listener that consumes the
-// JSON body first and leaves `req.body` (what connect-style parsers do); compression has no plain-node equivalent.
+// JSON body first and leaves `req.body` (what connect-style parsers do); compression has no plain-node equivalent, so
+// the suite's compressed-streaming cases are skipped (`noCompression`).
 const isJson = (type: string | undefined) => /^application\/(a2a\+)?json/i.test(type ?? '');
 
 const harness: AdapterHarness = {
   name: 'node:http (reference)',
+  noCompression: 'node:http has no compression middleware',
   async start(a2a, options) {
     const listener = createNodeHandler(a2a, {
       trustProxy: options.trustProxy,
