@@ -1,0 +1,156 @@
+// The differential steps through `@a2a-js/sdk` 0.3.14's clients: `A2AClient` (JSON-RPC, its answers are JSON-RPC
+// responses) and the `ClientFactory` client (HTTP+JSON, it throws typed errors). v0.3 has no ListTasks.
+import type { Message, MessageSendParams, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk-v03';
+import { A2AClient, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk-v03/client';
+import { eventually, Masker, outcome } from './differential-normalize.js';
+import type { Steps } from './differential-scenarios.js';
+
+export type V03Transport = 'A2AClient JSON-RPC' | 'ClientFactory HTTP+JSON';
+type StreamEvent = Message | Task | TaskStatusUpdateEvent | { kind: 'artifact-update' };
+
+/** What the steps need from a 0.3 client; errors are thrown. */
+interface V03Driver {
+  send(params: MessageSendParams): Promise<Message | Task>;
+  stream(params: MessageSendParams): AsyncGenerator<StreamEvent>;
+  get(id: string, historyLength?: number): Promise<Task>;
+  cancel(id: string): Promise<Task>;
+  resubscribe(id: string): AsyncGenerator<StreamEvent>;
+  setPush(taskId: string): Promise<unknown>;
+}
+
+/** A JSON-RPC error answer, as thrown. */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function unwrap<T>(response: { result?: T; error?: { code: number; message: string } }): T {
+  if ('error' in response && response.error) throw new JsonRpcError(response.error.code, response.error.message);
+  return (response as { result: T }).result;
+}
+
+async function driver(origin: string, transport: V03Transport): Promise<V03Driver> {
+  if (transport === 'A2AClient JSON-RPC') {
+    const client = await A2AClient.fromCardUrl(`${origin}/.well-known/agent-card.json`);
+    return {
+      send: async (params) => unwrap(await client.sendMessage(params)) as Message | Task,
+      stream: (params) => client.sendMessageStream(params) as AsyncGenerator<StreamEvent>,
+      get: async (id, historyLength) =>
+        unwrap(await client.getTask({ id, ...(historyLength === undefined ? {} : { historyLength }) })) as Task,
+      cancel: async (id) => unwrap(await client.cancelTask({ id })) as Task,
+      resubscribe: (id) => client.resubscribeTask({ id }) as AsyncGenerator<StreamEvent>,
+      setPush: async (taskId) =>
+        unwrap(await client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: { url: HOOK } })),
+    };
+  }
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ['HTTP+JSON'] });
+  const client = await new ClientFactory(options).createFromUrl(origin);
+  return {
+    send: (params) => client.sendMessage(params),
+    stream: (params) => client.sendMessageStream(params) as AsyncGenerator<StreamEvent>,
+    get: (id, historyLength) => client.getTask({ id, ...(historyLength === undefined ? {} : { historyLength }) }),
+    cancel: (id) => client.cancelTask({ id }),
+    resubscribe: (id) => client.resubscribeTask({ id }) as AsyncGenerator<StreamEvent>,
+    setPush: (taskId) => client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: { url: HOOK } }),
+  };
+}
+
+const HOOK = 'https://example.org/hook';
+
+const message = (text: string, taskId?: string, contextId?: string): MessageSendParams => ({
+  message: {
+    kind: 'message',
+    messageId: crypto.randomUUID(),
+    role: 'user',
+    parts: [{ kind: 'text', text }],
+    ...(taskId ? { taskId } : {}),
+    ...(contextId ? { contextId } : {}),
+  },
+});
+
+const stateOf = (e: StreamEvent) =>
+  e.kind === 'status-update' || e.kind === 'task' ? (e as TaskStatusUpdateEvent).status.state : undefined;
+const taskIdOf = (e: StreamEvent | undefined) =>
+  e?.kind === 'task' ? (e as Task).id : e?.kind === 'status-update' ? (e as TaskStatusUpdateEvent).taskId : '';
+
+/** The same steps as the 1.x ones (but ListTasks), through a 0.3 client; the results masked with one alias table. */
+export async function runV03Scenarios(origin: string, transport: V03Transport): Promise<Steps> {
+  const client = await driver(origin, transport);
+  const masker = new Masker(origin);
+  const steps: Steps = {};
+  const keep = (name: string, value: unknown) => {
+    steps[name] = masker.mask(value);
+  };
+
+  const note = (await client.send(message('note please'))) as Task;
+  keep('send/task', note);
+  keep('send/message', await client.send(message('reply hi')));
+
+  const streamed: StreamEvent[] = [];
+  for await (const event of client.stream(message('stream this'))) streamed.push(event);
+  keep('stream/events', streamed);
+
+  keep('get/full', await client.get(note.id));
+  keep('get/history-1', await client.get(note.id, 1));
+  keep('whoami', await client.send(message('whoami')));
+
+  const seen: StreamEvent[] = [];
+  let canceled: unknown;
+  for await (const event of client.stream(message('wait for me'))) {
+    seen.push(event);
+    if (stateOf(event) === 'working' && canceled === undefined) {
+      canceled = await outcome(() => client.cancel(taskIdOf(event)));
+    }
+  }
+  keep('cancel/answer', canceled);
+  keep('cancel/stream', seen);
+  keep('cancel/get', await client.get(taskIdOf(seen[0])));
+
+  const asked = (await client.send(message('ask about tone'))) as Task;
+  keep('input-required/ask', asked);
+  keep('input-required/continue', await client.send(message('formal', asked.id, asked.contextId)));
+  keep('input-required/get', await client.get(asked.id));
+
+  keep('resubscribe', await resubscribe(client));
+
+  keep('error/get-unknown', await outcome(() => client.get('no-such-task')));
+  keep('error/cancel-finished', await outcome(() => client.cancel(note.id)));
+  keep('error/send-to-finished', await outcome(() => client.send(message('more', note.id, note.contextId))));
+  keep('error/push-not-supported', await outcome(() => client.setPush(note.id)));
+  keep(
+    'error/subscribe-finished',
+    await outcome(async () => {
+      const events: StreamEvent[] = [];
+      for await (const event of client.resubscribe(note.id)) events.push(event);
+      return events;
+    }),
+  );
+  return steps;
+}
+
+/** As the 1.x step: left by the stream that started it, watched by a resubscription, canceled meanwhile. */
+async function resubscribe(client: V03Driver) {
+  let taskId = '';
+  for await (const event of client.stream(message('wait while I watch'))) {
+    if (stateOf(event) === 'working') {
+      taskId = taskIdOf(event);
+      break;
+    }
+  }
+  const seen: StreamEvent[] = [];
+  let cancel: Promise<unknown> | undefined;
+  for await (const event of client.resubscribe(taskId)) {
+    seen.push(event);
+    cancel ??= client.cancel(taskId);
+  }
+  await cancel;
+  const final = await eventually(async () => {
+    const task = await client.get(taskId);
+    return task.status.state === 'canceled' ? task : undefined;
+  });
+  return { events: seen, final };
+}

@@ -1,0 +1,143 @@
+// The calls the differential suite makes with `@a2a-js/sdk` 1.x's client, each step's result kept as ProtoJSON and
+// masked: send (a task, a message), stream, get, list, the caller, cancel mid-stream, input-required then continue,
+// resubscribe to a running task, and the refusals (unknown task, finished task, push without push).
+import * as a2a from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { eventually, Masker, outcome } from './differential-normalize.js';
+import { sdkClient, send } from './helpers.js';
+
+export type Transport = 'JSONRPC' | 'HTTP+JSON';
+export type Steps = Record<string, unknown>;
+
+const json = {
+  result: (r: a2a.SendMessageResult) =>
+    'status' in r ? { task: a2a.Task.toJSON(r) } : { message: a2a.Message.toJSON(r as a2a.Message) },
+  task: (t: a2a.Task) => a2a.Task.toJSON(t),
+  event: (e: a2a.StreamResponse) => a2a.StreamResponse.toJSON(e),
+};
+
+const stateOf = (e: a2a.StreamResponse) =>
+  e.payload?.$case === 'statusUpdate'
+    ? e.payload.value.status?.state
+    : e.payload?.$case === 'task'
+      ? e.payload.value.status?.state
+      : undefined;
+const taskIdOf = (e: a2a.StreamResponse | undefined): string =>
+  e?.payload?.$case === 'task'
+    ? e.payload.value.id
+    : e?.payload?.$case === 'statusUpdate'
+      ? e.payload.value.taskId
+      : '';
+
+/** Runs every step against the server at `origin` over `transport`; the results, masked with one alias table. */
+export async function runScenarios(origin: string, transport: Transport): Promise<Steps> {
+  const client = await sdkClient(origin, transport);
+  const masker = new Masker(origin);
+  const steps: Steps = {};
+  const keep = (name: string, value: unknown) => {
+    steps[name] = masker.mask(value);
+  };
+  keep('protocol', client.protocolVersion);
+
+  // A task with a two-chunk artifact, status and task metadata.
+  const note = await client.sendMessage(send('note please'));
+  keep('send/task', json.result(note));
+  const taskId = 'id' in note ? note.id : '';
+  const contextId = note.contextId;
+  keep('send/message', json.result(await client.sendMessage(send('reply hi'))));
+
+  const streamed: unknown[] = [];
+  for await (const event of client.sendMessageStream(send('stream this'))) streamed.push(json.event(event));
+  keep('stream/events', streamed);
+
+  keep('get/full', json.task(await client.getTask({ tenant: '', id: taskId, historyLength: undefined })));
+  keep('get/history-1', json.task(await client.getTask({ tenant: '', id: taskId, historyLength: 1 })));
+
+  // A second task in the first one's context: the list, filtered by that context, holds both, newest first.
+  // Sorted here: the fixture stamps every status alike, and the SDK orders equal timestamps by (random) task id.
+  keep('list/second', json.result(await client.sendMessage(send('note again', '', contextId))));
+  const listed = a2a.ListTasksResponse.toJSON(await client.listTasks(a2a.ListTasksRequest.fromJSON({ contextId })));
+  const { tasks = [], ...page } = masker.mask(listed) as { tasks?: { id: string }[] };
+  steps['list/context'] = { ...page, tasks: tasks.sort((a, b) => a.id.localeCompare(b.id)) };
+
+  keep('whoami', json.result(await client.sendMessage(send('whoami'))));
+
+  // Canceled while its stream is open: the cancel's answer and everything the stream saw.
+  const seen: a2a.StreamResponse[] = [];
+  let canceled: unknown;
+  for await (const event of client.sendMessageStream(send('wait for me'))) {
+    seen.push(event);
+    if (stateOf(event) === a2a.TaskState.TASK_STATE_WORKING && canceled === undefined) {
+      canceled = await outcome(async () =>
+        json.task(await client.cancelTask({ tenant: '', id: taskIdOf(event), metadata: undefined })),
+      );
+    }
+  }
+  keep('cancel/answer', canceled);
+  keep('cancel/stream', seen.map(json.event));
+  const canceledId = taskIdOf(seen[0]);
+  keep('cancel/get', json.task(await client.getTask({ tenant: '', id: canceledId, historyLength: undefined })));
+
+  // Input required, then the same task continued.
+  const asked = await client.sendMessage(send('ask about tone'));
+  keep('input-required/ask', json.result(asked));
+  const askedId = 'id' in asked ? asked.id : '';
+  keep('input-required/continue', json.result(await client.sendMessage(send('formal', askedId, asked.contextId))));
+  keep('input-required/get', json.task(await client.getTask({ tenant: '', id: askedId, historyLength: undefined })));
+
+  keep('resubscribe', await resubscribe(client));
+
+  // Refusals: the client's error class and message.
+  keep(
+    'error/get-unknown',
+    await outcome(() => client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined })),
+  );
+  keep(
+    'error/cancel-finished',
+    await outcome(() => client.cancelTask({ tenant: '', id: taskId, metadata: undefined })),
+  );
+  keep('error/send-to-finished', await outcome(() => client.sendMessage(send('more', taskId, contextId))));
+  keep(
+    'error/push-not-supported',
+    await outcome(() =>
+      client.createTaskPushNotificationConfig(
+        a2a.TaskPushNotificationConfig.fromJSON({ taskId, url: 'https://example.org/hook', token: 't' }),
+      ),
+    ),
+  );
+  keep(
+    'error/subscribe-finished',
+    await outcome(async () => {
+      for await (const _ of client.resubscribeTask({ tenant: '', id: taskId })) {
+        // A finished task's stream has nothing to wait for.
+      }
+    }),
+  );
+  return steps;
+}
+
+/**
+ * A running task, watched first by the stream that started it (left after its first event), then by SubscribeToTask;
+ * canceled once the subscription saw its first event. What the subscription saw, and the task's final state.
+ */
+async function resubscribe(client: Client) {
+  let taskId = '';
+  for await (const event of client.sendMessageStream(send('wait while I watch'))) {
+    if (stateOf(event) === a2a.TaskState.TASK_STATE_WORKING) {
+      taskId = taskIdOf(event);
+      break;
+    }
+  }
+  const seen: a2a.StreamResponse[] = [];
+  let cancel: Promise<unknown> | undefined;
+  for await (const event of client.resubscribeTask({ tenant: '', id: taskId })) {
+    seen.push(event);
+    cancel ??= client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
+  }
+  await cancel;
+  const final = await eventually(async () => {
+    const task = await client.getTask({ tenant: '', id: taskId, historyLength: undefined });
+    return task.status?.state === a2a.TaskState.TASK_STATE_CANCELED ? task : undefined;
+  });
+  return { events: seen.map(json.event), final: json.task(final) };
+}

@@ -1,0 +1,169 @@
+// The differential suite: the same executors behind the SDK's own server and behind ours on every adapter, driven by
+// the SDK's client over JSON-RPC and HTTP+JSON; every step's result is compared with ids and timestamps masked.
+// Only the differences listed here may differ, each erased by its own rewrite; anything else fails.
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyKnown,
+  drop,
+  everyObject,
+  isEmpty,
+  isFalse,
+  type KnownDifference,
+  refusal,
+  replaceAll,
+  rewrite,
+} from './differential-normalize.js';
+import { runScenarios, type Steps, type Transport } from './differential-scenarios.js';
+import { runV03Scenarios, type V03Transport } from './differential-scenarios-v03.js';
+import { OUR_SERVERS, OUR_V03_SERVERS, type Running, sdkServer, sdkV03Server } from './differential-servers.js';
+
+const REFUSED = { refused: 'UnsupportedOperation' };
+
+export const KNOWN_DIFFERENCES: KnownDifference[] = [
+  {
+    what: "ListTasks' pageSize: ours is the number of tasks in the page, the SDK's the page size asked for (default 50).",
+    why: 'The spec says "the page size used for this response"; ours reports what the page holds, as a2a-java and a2a-dotnet do.',
+    steps: /list\/context$/,
+    erase: (result) => rewrite(result, [], 'pageSize', '<page size>'),
+  },
+  {
+    what: 'v0.3, SendMessage to a finished task: SDK 0.3.14 answers -32600 InvalidRequest (over REST an untyped error), ours -32004 UnsupportedOperation.',
+    why: 'The spec-correct code (the one SDK 1.x answers too): the request is well formed, the task takes no more messages.',
+    steps: /^0\.3 error\/send-to-finished$/,
+    erase: (result, side) => refusal(result, side === 'sdk' ? -32600 : -32004, 'UnsupportedOperation'),
+  },
+  {
+    what: 'v0.3, SubscribeToTask (tasks/resubscribe) of a finished task: SDK 0.3.14 streams the task once and ends, ours refuses it with -32004 UnsupportedOperation.',
+    why: 'As the v1.0 spec and SDK 1.x: a finished task has nothing to subscribe to; GetTask reads it.',
+    steps: /^0\.3 error\/subscribe-finished$/,
+    erase: (result, side) =>
+      side === 'sdk'
+        ? replaceAll(result, (r) => r.length === 1 && r[0]?.status?.state === 'completed', REFUSED)
+        : refusal(result, -32004, 'UnsupportedOperation'),
+  },
+  {
+    what: 'The wording of the refusals of a finished task (CancelTask, SendMessage, SubscribeToTask).',
+    why: "The engine's own messages: they name the state (TASK_STATE_COMPLETED) where the SDK prints its enum number. The error type is compared.",
+    steps: /error\/(cancel|send-to|subscribe)-finished$/,
+    erase: (result) => rewrite(result, [], 'message', '<message>'),
+  },
+  {
+    what: 'v0.3, GetTask without historyLength: SDK 0.3.14 answers `history: []`, ours the whole history.',
+    why: 'An unset historyLength sets no limit (v1.0 spec, and SDK 1.x); ours reads every wire that way.',
+    steps: /^0\.3 (get\/full|cancel\/get|input-required\/get|resubscribe)$/,
+    erase: (result, side) =>
+      [[], ['final']].some((path) =>
+        rewrite(result, path, 'history', '<history>', (h) => (side === 'sdk' ? isEmpty(h) : Array.isArray(h))),
+      ),
+  },
+  {
+    what: 'v0.3 wire: SDK 0.3.14 writes empty lists and false flags (`artifacts: []`, `append: false`, `lastChunk: false`), ours leaves them out.',
+    why: 'The same values (absent is empty or false in v0.3 JSON); ours writes only what is set.',
+    steps: /^0\.3 /,
+    erase: (result) =>
+      everyObject(
+        result,
+        (o) => drop(o, 'artifacts', isEmpty) + drop(o, 'append', isFalse) + drop(o, 'lastChunk', isFalse),
+      ),
+  },
+  {
+    what: "A 0.3.x executor's status and artifact update metadata stays on the events; the 1.x SDK also merges it into the task's metadata.",
+    why: 'Each generation as its own SDK server does (SDK 0.3.14 keeps it on the events): compared here with the 1.x executor on SDK 1.x.',
+    steps: /^0\.3-via-1\.x /,
+    erase: (result, side) =>
+      side === 'sdk' &&
+      everyObject(result, (o) => {
+        const metadata = o.metadata as Record<string, unknown> | undefined;
+        return metadata?.origin === 'scribe'
+          ? drop(metadata, 'step') + drop(metadata, 'chunk') + drop(metadata, 'words')
+          : 0;
+      }),
+  },
+];
+
+const TRANSPORTS: Transport[] = ['JSONRPC', 'HTTP+JSON'];
+const V03_TRANSPORTS: V03Transport[] = ['A2AClient JSON-RPC', 'ClientFactory HTTP+JSON'];
+const used = new Set<KnownDifference>();
+
+function compare(comparison: string, sdk: Steps, ours: Steps): void {
+  // DIFF_DUMP=/some/dir writes both sides of each test there, to read a failure with `diff`.
+  if (process.env.DIFF_DUMP) {
+    const name = `${process.env.DIFF_DUMP}/${expect.getState().currentTestName?.replace(/[^\w.-]+/g, '_')}`;
+    writeFileSync(`${name}.sdk.json`, JSON.stringify(sdk, null, 1));
+    writeFileSync(`${name}.ours.json`, JSON.stringify(ours, null, 1));
+  }
+  for (const step of new Set([...Object.keys(sdk), ...Object.keys(ours)])) {
+    const expected = applyKnown(KNOWN_DIFFERENCES, `${comparison} ${step}`, sdk[step], 'sdk', used);
+    const actual = applyKnown(KNOWN_DIFFERENCES, `${comparison} ${step}`, ours[step], 'ours', used);
+    expect.soft(actual, step).toEqual(expected);
+  }
+}
+
+/** Each SDK server's results, per client, made once when a suite first needs them. */
+function baselineOf<T extends string>(start: () => Promise<Running>, run: (origin: string, t: T) => Promise<Steps>) {
+  const made = new Map<T, Promise<Steps>>();
+  let server: Promise<Running> | undefined;
+  return {
+    get(transport: T): Promise<Steps> {
+      server ??= start();
+      if (!made.has(transport))
+        made.set(
+          transport,
+          server.then((s) => run(s.origin, transport)),
+        );
+      return made.get(transport) as Promise<Steps>;
+    },
+    close: async () => (await server)?.close(),
+  };
+}
+
+const sdkBaseline = baselineOf(sdkServer, runScenarios);
+const sdkV03Baseline = baselineOf(sdkV03Server, runV03Scenarios);
+afterAll(async () => {
+  await sdkBaseline.close();
+  await sdkV03Baseline.close();
+});
+
+/** Our servers by name, each driven by every client of `transports`, compared with `baseline`. */
+function differential<T extends string>(
+  comparison: string,
+  servers: Record<string, () => Promise<Running>>,
+  transports: T[],
+  run: (origin: string, transport: T) => Promise<Steps>,
+  baseline: { get(transport: T): Promise<Steps> },
+) {
+  describe.each(Object.entries(servers))('ours on %s', (_name, start) => {
+    let server: Running | undefined;
+    beforeAll(async () => {
+      server = await start();
+    }, 60_000);
+    afterAll(() => server?.close());
+
+    it.each(transports)(
+      '%s',
+      async (transport) => {
+        const expected = await baseline.get(transport);
+        compare(comparison, expected, await run((server as Running).origin, transport));
+      },
+      120_000,
+    );
+  });
+}
+
+describe('a 1.x executor: the SDK server and ours, through the SDK client', () => {
+  differential('1.x', OUR_SERVERS, TRANSPORTS, runScenarios, sdkBaseline);
+});
+
+describe('a 0.3.x executor: the SDK 0.3.14 server and ours, through the 0.3 clients', () => {
+  differential('0.3', OUR_V03_SERVERS, V03_TRANSPORTS, runV03Scenarios, sdkV03Baseline);
+});
+
+describe('a 0.3.x executor on ours, through the 1.x client, and the 1.x executor on the SDK 1.x server', () => {
+  differential('0.3-via-1.x', OUR_V03_SERVERS, TRANSPORTS, runScenarios, sdkBaseline);
+});
+
+// Last, after every comparison above ran: an entry no comparison needs any more is stale and must go.
+it('every known difference is still needed', () => {
+  expect(KNOWN_DIFFERENCES.filter((difference) => !used.has(difference)).map((d) => d.what)).toEqual([]);
+});
