@@ -1,3 +1,4 @@
+export { type AdapterSuitesOptions, defineAdapterSuites } from './adapter-suites.js';
 export { type AdversarialOptions, defineAdversarialSuite, KNOWN_BRIDGE_CASES } from './adversarial.js';
 export { defineBadInputCases, expectA2AError, nested } from './bad-input.js';
 export { type Client, client, eventually, type Reply, read, sse, userMessage, within } from './client.js';

@@ -1,10 +1,5 @@
 import { createServer } from 'node:http';
-import {
-  type AdapterHarness,
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { type AdapterHarness, defineAdapterSuites, testCaller } from '@a2a/adapter-testsuite';
 import { createNodeHandler } from '../src/node/index.js';
 
 // The reference: core's own Node bridge on plain node:http. A "body parser" here is a listener that consumes the
@@ -62,5 +57,4 @@ const harness: AdapterHarness = {
   },
 };
 
-defineAdapterConformanceSuite(harness);
-defineAdversarialSuite(harness);
+defineAdapterSuites(harness);

@@ -1,10 +1,5 @@
 import type { Server } from 'node:http';
-import {
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  type HarnessStartOptions,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import compression from 'compression';
 import express5 from 'express';
@@ -44,6 +39,5 @@ function harness(name: string, express: ExpressFactory) {
 }
 
 for (const h of [harness('Express 5', express5), harness('Express 4', express4)]) {
-  defineAdapterConformanceSuite(h);
-  defineAdversarialSuite(h);
+  defineAdapterSuites(h);
 }

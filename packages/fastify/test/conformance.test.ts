@@ -1,10 +1,5 @@
 import { Readable } from 'node:stream';
-import {
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  type HarnessStartOptions,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import compress from '@fastify/compress';
 import Fastify from 'fastify';
@@ -44,5 +39,4 @@ const harness = {
   },
 };
 
-defineAdapterConformanceSuite(harness);
-defineAdversarialSuite(harness);
+defineAdapterSuites(harness);

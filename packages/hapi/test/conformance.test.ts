@@ -1,9 +1,4 @@
-import {
-  type AdapterHarness,
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { type AdapterHarness, defineAdapterSuites, testCaller } from '@a2a/adapter-testsuite';
 import Hapi from '@hapi/hapi';
 import { type A2AHapiOptions, a2aHapi } from '../src/index.js';
 
@@ -40,5 +35,4 @@ const harness: AdapterHarness = {
   },
 };
 
-defineAdapterConformanceSuite(harness);
-defineAdversarialSuite(harness);
+defineAdapterSuites(harness);

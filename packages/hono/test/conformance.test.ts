@@ -1,11 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  type HarnessStartOptions,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -47,5 +42,4 @@ const harness = {
   },
 };
 
-defineAdapterConformanceSuite(harness);
-defineAdversarialSuite(harness);
+defineAdapterSuites(harness);

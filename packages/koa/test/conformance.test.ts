@@ -1,10 +1,5 @@
 import type { Server } from 'node:http';
-import {
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  type HarnessStartOptions,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
@@ -51,6 +46,5 @@ function harness(name: string, Koa: KoaClass) {
 }
 
 for (const h of [harness('Koa 3', Koa3), harness('Koa 2', Koa2 as unknown as KoaClass)]) {
-  defineAdapterConformanceSuite(h);
-  defineAdversarialSuite(h);
+  defineAdapterSuites(h);
 }

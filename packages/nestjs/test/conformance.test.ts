@@ -1,8 +1,4 @@
-import {
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  type HarnessStartOptions,
-} from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { type Platform, startNest, suiteModule } from './harness.js';
 
@@ -11,6 +7,5 @@ for (const platform of ['express', 'fastify'] as Platform[]) {
     name: `NestJS (${platform})`,
     start: (a2a: A2AHttpHandler, o: HarnessStartOptions) => startNest(platform, o, suiteModule(a2a, o.mountPath)),
   };
-  defineAdapterConformanceSuite(harness);
-  defineAdversarialSuite(harness);
+  defineAdapterSuites(harness);
 }
