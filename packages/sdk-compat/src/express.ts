@@ -1,18 +1,19 @@
-// Look-alikes of `@a2a-js/sdk/server/express` (1.x): the same options, our engine behind them. Each returns one
-// Express middleware (a Router) to `app.use(path, …)` where the SDK's was mounted.
+// Look-alikes of `@a2a-js/sdk/server/express` (1.x): the same options, our engine behind them. Each returns what
+// `app.use(path, …)` takes where the SDK's was mounted (the bindings: a middleware and its body-parser error handler).
+import type { MountableHandler } from '@a2a/core';
 import type * as sdk from '@a2a-js/sdk';
 import { UserBuilder } from '@a2a-js/sdk/server/express';
-import express, { type RequestHandler } from 'express';
-import { CompatRequestHandler } from './compat-handler.js';
-import { cardRouter, isJsonRpcCall, mountedRouter } from './express-mount.js';
+import type express from 'express';
+import type { RequestHandler } from 'express';
+import { type CompatMiddleware, cardRouter, isJsonRpcCall, mountedRouter } from './express-mount.js';
 import { fromSdkCard } from './sdk-codec.js';
 import type { SdkUserBuilder } from './sdk-context.js';
 
 export { UserBuilder };
 
 export interface CompatHandlerOptions {
-  /** The look-alike `DefaultRequestHandler`. */
-  requestHandler: CompatRequestHandler;
+  /** The look-alike `DefaultRequestHandler` (or any handler of ours, e.g. `createA2AHandler`'s). */
+  requestHandler: MountableHandler;
   /** The caller from the Express request; default `UserBuilder.noAuthentication`. */
   userBuilder?: SdkUserBuilder<express.Request> | undefined;
   /** Accepted for the SDK's sake: the older wires are always served (`legacyVersions` of `createA2AHandler`). */
@@ -20,12 +21,12 @@ export interface CompatHandlerOptions {
 }
 
 /** The JSON-RPC binding where it is mounted (`app.use('/a2a/jsonrpc', jsonRpcHandler({ … }))`). */
-export function jsonRpcHandler(options: CompatHandlerOptions): RequestHandler {
+export function jsonRpcHandler(options: CompatHandlerOptions): CompatMiddleware {
   return mountedRouter(options.requestHandler, options.userBuilder ?? UserBuilder.noAuthentication, isJsonRpcCall);
 }
 
 /** The HTTP+JSON binding where it is mounted (`app.use('/a2a/rest', restHandler({ … }))`). */
-export function restHandler(options: CompatHandlerOptions): RequestHandler {
+export function restHandler(options: CompatHandlerOptions): CompatMiddleware {
   return mountedRouter(
     options.requestHandler,
     options.userBuilder ?? UserBuilder.noAuthentication,
@@ -36,8 +37,8 @@ export function restHandler(options: CompatHandlerOptions): RequestHandler {
 export type AgentCardProvider = { getAgentCard(): Promise<sdk.AgentCard> } | (() => Promise<sdk.AgentCard>);
 
 export interface AgentCardHandlerOptions {
-  /** The look-alike `DefaultRequestHandler` (its card route is served), or any SDK card provider. */
-  agentCardProvider: CompatRequestHandler | AgentCardProvider;
+  /** The look-alike `DefaultRequestHandler` or another handler of ours (its card route is served), or any SDK card provider. */
+  agentCardProvider: MountableHandler | AgentCardProvider;
   cache?: { maxAge?: number } | undefined;
   legacyCompat?: { enabled: boolean } | undefined;
 }
@@ -45,15 +46,14 @@ export interface AgentCardHandlerOptions {
 /** The agent card where it is mounted (`app.use('/.well-known/agent-card.json', agentCardHandler({ … }))`). */
 export function agentCardHandler(options: AgentCardHandlerOptions): RequestHandler {
   const provider = options.agentCardProvider;
-  if (provider instanceof CompatRequestHandler) return cardRouter(provider);
-  const router = express.Router();
-  router.get('/', async (_req, res, next) => {
+  if ('handle' in provider) return cardRouter(provider);
+  return async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     try {
       const card = typeof provider === 'function' ? await provider() : await provider.getAgentCard();
       res.set('cache-control', `public, max-age=${options.cache?.maxAge ?? 300}`).json(fromSdkCard(card));
     } catch (error) {
       next(error);
     }
-  });
-  return router;
+  };
 }

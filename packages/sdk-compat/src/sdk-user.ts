@@ -11,6 +11,8 @@ export const SDK_USER_KEY = '@a2a-js/sdk:user';
 export interface SdkUser {
   readonly isAuthenticated: boolean;
   readonly userName: string;
+  /** Not the SDK's: granted scopes, checked against the card's security requirements when the user has them. */
+  readonly scopes?: readonly string[] | undefined;
 }
 
 /** The SDK user of a request, if its `context` hook was made by {@link sdkContext}. */
@@ -28,7 +30,9 @@ export function sdkState(ctx: Pick<AgentContext, 'state'>): Map<string, unknown>
 /** The caller and state our adapters take, from the user an SDK `UserBuilder` returned and the request headers. */
 export function callerOf(user: SdkUser | undefined, headers: Record<string, unknown>): A2ARequestContext {
   return {
-    user: user?.isAuthenticated ? { id: user.userName, [SDK_USER_KEY]: user } : undefined,
+    user: user?.isAuthenticated
+      ? { id: user.userName, ...(Array.isArray(user.scopes) ? { scopes: user.scopes } : {}), [SDK_USER_KEY]: user }
+      : undefined,
     state: { [SDK_USER_KEY]: user, headers },
   };
 }

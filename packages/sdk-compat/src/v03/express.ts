@@ -1,7 +1,8 @@
 // Look-alikes of `@a2a-js/sdk/server/express` 0.3.x: `A2AExpressApp` and the three handlers, our engine behind them.
+
+import type { MountableHandler } from '@a2a/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import type { CompatRequestHandler } from '../compat-handler.js';
-import { cardRouter, isJsonRpcCall, mountedRouter } from '../express-mount.js';
+import { type CompatMiddleware, cardRouter, isJsonRpcCall, mountedRouter } from '../express-mount.js';
 import type { SdkUserBuilder } from '../sdk-context.js';
 import { UnauthenticatedUser } from './sdk-v03-types.js';
 
@@ -13,17 +14,17 @@ export const UserBuilder = {
 
 export interface CompatHandlerOptions {
   /** The look-alike `DefaultRequestHandler` of `@a2a/sdk-compat/v0.3`. */
-  requestHandler: CompatRequestHandler;
+  requestHandler: MountableHandler;
   userBuilder?: SdkUserBuilder<express.Request> | undefined;
 }
 
 /** The JSON-RPC binding where it is mounted. */
-export function jsonRpcHandler(options: CompatHandlerOptions): RequestHandler {
+export function jsonRpcHandler(options: CompatHandlerOptions): CompatMiddleware {
   return mountedRouter(options.requestHandler, options.userBuilder ?? UserBuilder.noAuthentication, isJsonRpcCall);
 }
 
 /** The HTTP+JSON binding where it is mounted. */
-export function restHandler(options: CompatHandlerOptions): RequestHandler {
+export function restHandler(options: CompatHandlerOptions): CompatMiddleware {
   return mountedRouter(
     options.requestHandler,
     options.userBuilder ?? UserBuilder.noAuthentication,
@@ -32,14 +33,14 @@ export function restHandler(options: CompatHandlerOptions): RequestHandler {
 }
 
 /** The agent card where it is mounted (`app.use('/.well-known/agent-card.json', agentCardHandler({ … }))`). */
-export function agentCardHandler(options: { agentCardProvider: CompatRequestHandler }): RequestHandler {
+export function agentCardHandler(options: { agentCardProvider: MountableHandler }): RequestHandler {
   return cardRouter(options.agentCardProvider);
 }
 
 /** As the 0.3.x SDK's: `new A2AExpressApp(requestHandler).setupRoutes(app, '/a2a')`. */
 export class A2AExpressApp {
   constructor(
-    private readonly requestHandler: CompatRequestHandler,
+    private readonly requestHandler: MountableHandler,
     private readonly userBuilder: SdkUserBuilder<express.Request> = UserBuilder.noAuthentication,
   ) {}
 
@@ -50,11 +51,13 @@ export class A2AExpressApp {
     middlewares?: Array<RequestHandler | ErrorRequestHandler>,
     agentCardPath = '.well-known/agent-card.json',
   ): Express {
+    const [serve, parserErrors] = mountedRouter(this.requestHandler, this.userBuilder, isJsonRpcCall);
     const router = express.Router();
     if (middlewares?.length) router.use(middlewares);
     router.use(`/${agentCardPath.replace(/^\//, '')}`, cardRouter(this.requestHandler));
-    router.use(mountedRouter(this.requestHandler, this.userBuilder, isJsonRpcCall));
-    app.use(baseUrl, router);
+    router.use(serve);
+    // Beside the Router, not in it: Express hands an app-level body parser's error only to error middleware.
+    app.use(baseUrl, router, parserErrors);
     return app;
   }
 }
