@@ -5,7 +5,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '../src/express.js';
 import { DefaultRequestHandler } from '../src/index.js';
-import { ScribeExecutor, scribeCard } from './fixtures/sdk-agents.js';
+import { EXTENSION_URI, ScribeExecutor, scribeCard } from './fixtures/sdk-agents.js';
 import { close, listen, sdkClient, send } from './helpers.js';
 
 // An SDK 1.x Express server moved by changing two import specifiers, driven by the SDK's own client.
@@ -26,6 +26,26 @@ describe('an @a2a-js/sdk Express server on the look-alikes', () => {
   afterAll(async () => {
     await handler.close({ timeoutMs: 100 });
     await close(server);
+  });
+
+  it('echoes a requested extension in A2A-Extensions only when the executor activates it, as the SDK does', async () => {
+    const call = (text: string) =>
+      fetch(`${origin}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-extensions': EXTENSION_URI },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } },
+        }),
+      });
+    const activated = await call('note with tone');
+    expect(activated.headers.get('a2a-extensions')).toBe(EXTENSION_URI);
+    await activated.text();
+    const declined = await call('reply without tone'); // the executor answers before activating anything
+    expect(declined.headers.get('a2a-extensions')).toBeNull();
+    await declined.text();
   });
 
   for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
