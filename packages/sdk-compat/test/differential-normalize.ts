@@ -39,7 +39,7 @@ export class Masker {
 }
 
 /** JSON without `undefined` members; bytes as base64. */
-function plain(value: unknown): unknown {
+export function plain(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value, (_key, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v)) ?? 'null',
   );

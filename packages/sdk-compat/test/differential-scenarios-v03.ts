@@ -2,8 +2,8 @@
 // responses) and the `ClientFactory` client (HTTP+JSON, it throws typed errors). v0.3 has no ListTasks.
 import type { Message, MessageSendParams, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk-v03';
 import { A2AClient, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk-v03/client';
-import { eventually, Masker, outcome } from './differential-normalize.js';
-import type { Steps } from './differential-scenarios.js';
+import { eventually, outcome, plain } from './differential-normalize.js';
+import type { Run } from './differential-scenarios.js';
 
 export type V03Transport = 'A2AClient JSON-RPC' | 'ClientFactory HTTP+JSON';
 type StreamEvent = Message | Task | TaskStatusUpdateEvent | { kind: 'artifact-update' };
@@ -78,12 +78,11 @@ const taskIdOf = (e: StreamEvent | undefined) =>
   e?.kind === 'task' ? (e as Task).id : e?.kind === 'status-update' ? (e as TaskStatusUpdateEvent).taskId : '';
 
 /** The same steps as the 1.x ones (but ListTasks), through a 0.3 client; the results masked with one alias table. */
-export async function runV03Scenarios(origin: string, transport: V03Transport): Promise<Steps> {
+export async function runV03Scenarios(origin: string, transport: V03Transport): Promise<Run> {
   const client = await driver(origin, transport);
-  const masker = new Masker(origin);
-  const steps: Steps = {};
+  const steps: Run['steps'] = {};
   const keep = (name: string, value: unknown) => {
-    steps[name] = masker.mask(value);
+    steps[name] = plain(value);
   };
 
   const note = (await client.send(message('note please'))) as Task;
@@ -116,6 +115,15 @@ export async function runV03Scenarios(origin: string, transport: V03Transport): 
   keep('input-required/get', await client.get(asked.id));
 
   keep('resubscribe', await resubscribe(client));
+  keep('error/agent-throws', await outcome(() => client.send(message('crash now'))));
+  keep(
+    'error/agent-throws-stream',
+    await outcome(async () => {
+      const events: StreamEvent[] = [];
+      for await (const event of client.stream(message('crash while streaming'))) events.push(event);
+      return events;
+    }),
+  );
 
   keep('error/get-unknown', await outcome(() => client.get('no-such-task')));
   keep('error/cancel-finished', await outcome(() => client.cancel(note.id)));
@@ -129,7 +137,7 @@ export async function runV03Scenarios(origin: string, transport: V03Transport): 
       return events;
     }),
   );
-  return steps;
+  return { origin, steps };
 }
 
 /** As the 1.x step: left by the stream that started it, watched by a resubscription, canceled meanwhile. */

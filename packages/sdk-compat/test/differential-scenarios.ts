@@ -2,12 +2,25 @@
 // masked: send (a task, a message), stream, get, list, the caller, cancel mid-stream, input-required then continue,
 // resubscribe to a running task, and the refusals (unknown task, finished task, push without push).
 import * as a2a from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
-import { eventually, Masker, outcome } from './differential-normalize.js';
-import { sdkClient, send } from './helpers.js';
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  ServiceParameters,
+  withA2AExtensions,
+} from '@a2a-js/sdk/client';
+import { eventually, outcome, plain } from './differential-normalize.js';
+import { EXTENSION_URI } from './fixtures/sdk-agents.js';
+import { send } from './helpers.js';
 
 export type Transport = 'JSONRPC' | 'HTTP+JSON';
-export type Steps = Record<string, unknown>;
+/** One run: where it ran (masked in the comparison) and each step's result as plain JSON, in order. */
+export interface Run {
+  origin: string;
+  steps: Record<string, unknown>;
+}
 
 const json = {
   result: (r: a2a.SendMessageResult) =>
@@ -29,13 +42,34 @@ const taskIdOf = (e: a2a.StreamResponse | undefined): string =>
       ? e.payload.value.taskId
       : '';
 
+const UNKNOWN_EXTENSION = 'https://example.org/ext/not-declared';
+
+/** A `fetch` that keeps the headers of the last response. */
+function recorder() {
+  const kept: { last?: Headers; fetch: typeof fetch } = {
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      kept.last = response.headers;
+      return response;
+    },
+  };
+  return kept;
+}
+
 /** Runs every step against the server at `origin` over `transport`; the results, masked with one alias table. */
-export async function runScenarios(origin: string, transport: Transport): Promise<Steps> {
-  const client = await sdkClient(origin, transport);
-  const masker = new Masker(origin);
-  const steps: Steps = {};
+export async function runScenarios(origin: string, transport: Transport): Promise<Run> {
+  const headers = recorder();
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl: headers.fetch }),
+      new RestTransportFactory({ fetchImpl: headers.fetch }),
+    ],
+    preferredTransports: [transport],
+  });
+  const client = await new ClientFactory(options).createFromUrl(origin);
+  const steps: Run['steps'] = {};
   const keep = (name: string, value: unknown) => {
-    steps[name] = masker.mask(value);
+    steps[name] = plain(value);
   };
   keep('protocol', client.protocolVersion);
 
@@ -54,11 +88,13 @@ export async function runScenarios(origin: string, transport: Transport): Promis
   keep('get/history-1', json.task(await client.getTask({ tenant: '', id: taskId, historyLength: 1 })));
 
   // A second task in the first one's context: the list, filtered by that context, holds both, newest first.
-  // Sorted here: the fixture stamps every status alike, and the SDK orders equal timestamps by (random) task id.
+  // Sorted by their first message: the fixture stamps every status alike, and the SDK orders equal timestamps by
+  // (random) task id.
   keep('list/second', json.result(await client.sendMessage(send('note again', '', contextId))));
   const listed = a2a.ListTasksResponse.toJSON(await client.listTasks(a2a.ListTasksRequest.fromJSON({ contextId })));
-  const { tasks = [], ...page } = masker.mask(listed) as { tasks?: { id: string }[] };
-  steps['list/context'] = { ...page, tasks: tasks.sort((a, b) => a.id.localeCompare(b.id)) };
+  const { tasks = [], ...page } = plain(listed) as { tasks?: { history?: { parts: { text?: string }[] }[] }[] };
+  const firstWords = (t: (typeof tasks)[number]) => t.history?.[0]?.parts[0]?.text ?? '';
+  keep('list/context', { ...page, tasks: tasks.sort((a, b) => firstWords(a).localeCompare(firstWords(b))) });
 
   keep('whoami', json.result(await client.sendMessage(send('whoami'))));
 
@@ -87,6 +123,21 @@ export async function runScenarios(origin: string, transport: Transport): Promis
 
   keep('resubscribe', await resubscribe(client));
 
+  // Extensions: the response's A2A-Extensions lists what the executor activated (one declared, one unknown asked).
+  const asking = { serviceParameters: ServiceParameters.create(withA2AExtensions(EXTENSION_URI, UNKNOWN_EXTENSION)) };
+  const toned = await client.sendMessage(send('note in tone'), asking);
+  keep('extensions/echo', { result: json.result(toned), echoed: headers.last?.get('a2a-extensions') ?? null });
+
+  keep('error/agent-throws', await outcome(async () => json.result(await client.sendMessage(send('crash now')))));
+  keep(
+    'error/agent-throws-stream',
+    await outcome(async () => {
+      const events: unknown[] = [];
+      for await (const event of client.sendMessageStream(send('crash while streaming'))) events.push(json.event(event));
+      return events;
+    }),
+  );
+
   // Refusals: the client's error class and message.
   keep(
     'error/get-unknown',
@@ -113,7 +164,7 @@ export async function runScenarios(origin: string, transport: Transport): Promis
       }
     }),
   );
-  return steps;
+  return { origin, steps };
 }
 
 /**

@@ -32,18 +32,38 @@ import { ScribeExecutor, scribeCard } from './fixtures/sdk-agents.js';
 import { ScribeV03Executor, scribeV03Card } from './fixtures/sdk-v03-agents.js';
 import { close, listen } from './helpers.js';
 
+/** The fixture's Scribe, whose `execute` also throws on `crash …` (how each server reports an agent that fails). */
+class Scribe extends ScribeExecutor {
+  override async execute(ctx: sdk.RequestContext, bus: sdk.ExecutionEventBus): Promise<void> {
+    const [part] = ctx.userMessage.parts;
+    if (part?.content?.$case === 'text' && part.content.value.startsWith('crash')) throw new Error('The pen broke');
+    return super.execute(ctx, bus);
+  }
+}
+
+class ScribeV03 extends ScribeV03Executor {
+  override async execute(ctx: sdkV03.RequestContext, bus: sdkV03.ExecutionEventBus): Promise<void> {
+    const [part] = ctx.userMessage.parts;
+    if (part?.kind === 'text' && part.text.startsWith('crash')) throw new Error('The pen broke');
+    return super.execute(ctx, bus);
+  }
+}
+
 export interface Running {
   /** Where the card is (`/.well-known/agent-card.json` under it). */
   origin: string;
   close(): Promise<void>;
 }
 
+/** The `crash …` steps fail on purpose: our handlers keep the agent's error to themselves (it is in the task). */
+const quiet = () => {};
+
 /**
  * The endpoints of every 1.x server, the SDK's included: JSON-RPC at `/a2a/jsonrpc`, HTTP+JSON under `/a2a/rest`, the
  * card at the origin, so one card (naming those URLs) fits all. Our handlers are mounted there by `basePath` and
  * `routes`, the adapters at the root.
  */
-const OUR_MOUNT = { basePath: '/a2a', routes: { jsonRpc: '/jsonrpc', rest: '/rest' } };
+const OUR_MOUNT = { basePath: '/a2a', routes: { jsonRpc: '/jsonrpc', rest: '/rest' }, onError: quiet };
 
 const closeAll = (server: Server) => close(server);
 
@@ -72,7 +92,7 @@ export const sdkServer = (): Promise<Running> =>
     const handler = new sdk.DefaultRequestHandler(
       scribeCard(origin) as never,
       new sdk.InMemoryTaskStore(),
-      new ScribeExecutor(),
+      new Scribe(),
     );
     const userBuilder = sdkExpress.UserBuilder.noAuthentication;
     app.use('/.well-known/agent-card.json', sdkExpress.agentCardHandler({ agentCardProvider: handler }));
@@ -87,7 +107,9 @@ const lookAlikes = (): Promise<Running> =>
     const handler = new DefaultRequestHandler(
       scribeCard(origin) as never,
       new sdk.InMemoryTaskStore(),
-      new ScribeExecutor(),
+      new Scribe(),
+      ...[undefined, undefined, undefined, undefined, undefined],
+      { onError: quiet },
     );
     const userBuilder = ours.UserBuilder.noAuthentication;
     app.use('/.well-known/agent-card.json', ours.agentCardHandler({ agentCardProvider: handler }));
@@ -101,7 +123,7 @@ const scribeHandler = (origin: string) =>
   new DefaultRequestHandler(
     scribeCard(origin) as never,
     new sdk.InMemoryTaskStore(),
-    new ScribeExecutor(),
+    new Scribe(),
     undefined,
     undefined,
     undefined,
@@ -115,12 +137,12 @@ const scribeV03Handler = (jsonRpcUrl: string, restUrl: string, mounted = false) 
   new DefaultRequestHandlerV03(
     scribeV03Card(jsonRpcUrl, restUrl),
     new sdkV03.InMemoryTaskStore(),
-    new ScribeV03Executor(),
+    new ScribeV03(),
     undefined,
     undefined,
     undefined,
     undefined,
-    mounted ? OUR_MOUNT : {},
+    mounted ? OUR_MOUNT : { onError: quiet },
   );
 
 type MakeHandler = (origin: string) => CompatRequestHandler;
@@ -224,7 +246,7 @@ export const sdkV03Server = (): Promise<Running> =>
     const handler = new sdkV03.DefaultRequestHandler(
       scribeV03Card(origin, `${origin}/rest`),
       new sdkV03.InMemoryTaskStore(),
-      new ScribeV03Executor(),
+      new ScribeV03(),
     );
     const userBuilder = sdkV03Express.UserBuilder.noAuthentication;
     app.use('/rest', sdkV03Express.restHandler({ requestHandler: handler, userBuilder }));
