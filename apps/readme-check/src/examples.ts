@@ -18,6 +18,11 @@ export interface Block {
   run: string[];
   /** A client program (`client=express5`): run in that project against each of its running servers (`AGENT_URL`). */
   client?: string[];
+  /**
+   * `commonjs=commonjs`: in CommonJS twins, only those compiled with one of these `module` settings (`commonjs`,
+   * `node16`) compile and run the block; ES module projects always do. Unset: every twin.
+   */
+  commonjs?: string[];
   code: string;
 }
 
@@ -72,12 +77,14 @@ export function scanReadme(root: string, path: string): ReadmeScan {
         problems.push(`${readme}:${pending.line}: an example marker needs file=<name>.ts`);
       } else {
         const client = splitList(pending.attrs.client);
+        const commonjs = splitList(pending.attrs.commonjs);
         blocks.push({
           readme,
           line: start + 1,
           file,
           run: splitList(pending.attrs.run),
           ...(client.length ? { client } : {}),
+          ...(commonjs.length ? { commonjs } : {}),
           code: `${code}\n`,
         });
       }

@@ -37,7 +37,9 @@ export const PROJECTS: ProjectSpec[] = [
     libCheck: true,
     commonjs: 'node16',
   },
-  { name: 'express4', family: 'express', deps: ['express@^4.21', '@types/express@^4'] },
+  // Its twin is compiled with `module: commonjs` (node10 resolution), how a CommonJS project imports @a2a-js/sdk 1.x
+  // (@a2a/sdk-compat's example: under node16 the SDK's types resolve as ES modules only).
+  { name: 'express4', family: 'express', deps: ['express@^4.21', '@types/express@^4'], commonjs: 'commonjs' },
   {
     name: 'koa3',
     family: 'koa',
@@ -91,16 +93,43 @@ export function runsIn(block: Block, project: ProjectSpec): boolean {
   return block.run.includes(project.family) || block.run.includes(project.name);
 }
 
+/**
+ * Whether the block compiles and runs in this variant: its project runs it and, in a CommonJS twin, the block's
+ * `commonjs=` list (if any) names the twin's `module` setting.
+ */
+export const runsInVariant = (block: Block, variant: Variant): boolean =>
+  runsIn(block, variant.project) &&
+  (variant.format === 'esm' || !block.commonjs || block.commonjs.includes(variant.project.commonjs ?? 'node16'));
+
 /** Whether a client program (`client=`) runs in this project, against its servers. */
 export const clientIn = (block: Block, project: ProjectSpec): boolean =>
   Boolean(block.client?.includes(project.family) || block.client?.includes(project.name));
 
-/** `npm install` of the tarballs the programs import (plus their @a2a dependencies) and the project's deps. */
+/** A packed package: its tarball, the @a2a packages it needs, and its other peer dependencies (name → range). */
+export interface Tarball {
+  file: string;
+  a2aDeps: string[];
+  peers?: Record<string, string>;
+}
+
+/** The npm package an import specifier names (`@scope/name/sub` → `@scope/name`, `name/sub` → `name`). */
+export const packageOf = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * `npm install` of the tarballs the programs import (plus their @a2a dependencies), the project's deps, and the peer
+ * dependencies of those tarballs that the programs import themselves and the project does not list (e.g.
+ * `@a2a-js/sdk`, an optional peer of `@a2a/sdk-compat` that its README's executor imports), at the peer's range, as a
+ * user who follows the README's install line gets them.
+ */
 export async function installProject(
   dir: string,
   project: ProjectSpec,
   programs: Program[],
-  tarballs: Map<string, { file: string; a2aDeps: string[] }>,
+  tarballs: Map<string, Tarball>,
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(
@@ -114,10 +143,25 @@ export async function installProject(
     wanted.add(name);
     for (const d of t.a2aDeps) add(d);
   };
+  const imported = new Set<string>();
   for (const p of programs) {
-    for (const f of p.files) for (const m of f.code.matchAll(/from '(@a2a\/[\w-]+)/g)) add(m[1] ?? '');
+    for (const f of p.files)
+      for (const m of f.code.matchAll(/from '([^.'][^']*)'/g)) imported.add(packageOf(m[1] ?? ''));
   }
-  const specs = [...[...wanted].map((n) => tarballs.get(n)?.file ?? ''), ...project.deps, ...COMMON];
+  for (const name of imported) if (name.startsWith('@a2a/')) add(name);
+  const listed = new Set(project.deps.map((spec) => spec.replace(/(.)@.*$/, '$1')));
+  const peers = new Map<string, string>();
+  for (const name of wanted) {
+    for (const [peer, range] of Object.entries(tarballs.get(name)?.peers ?? {})) {
+      if (imported.has(peer) && !listed.has(peer)) peers.set(peer, range);
+    }
+  }
+  const specs = [
+    ...[...wanted].map((n) => tarballs.get(n)?.file ?? ''),
+    ...[...peers].map(([peer, range]) => `${peer}@${range}`),
+    ...project.deps,
+    ...COMMON,
+  ];
   // --prefer-offline: the shared npm cache answers what it holds without revalidating, so repeat runs stay fast.
   const args = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...specs];
   await exec('npm', args, {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientsOf, programsOf, scanReadme, wrapForCommonJS } from '../src/examples.js';
+import { packageOf, runsInVariant, VARIANTS } from '../src/projects.js';
 
 // The marker convention of docs/readme-examples.md, on small READMEs (the packed-tarball run is in
 // readme-examples.test.ts).
@@ -83,6 +84,32 @@ describe('README example markers', () => {
     expect(scan.blocks[0]).toMatchObject({ file: 'client.ts', run: [], client: ['express5'] });
     expect(programsOf(scan.blocks)).toEqual([]);
     expect(clientsOf(scan.blocks).map((p) => p.dir)).toEqual(['CLIENT-md--client']);
+  });
+
+  it('commonjs= keeps a block out of CommonJS twins compiled with another module setting', () => {
+    const scan = readme(
+      'COMPAT.md',
+      ['<!-- example file=server.ts run=express commonjs=commonjs -->', '```ts', 'app.listen(1);', '```'].join('\n'),
+    );
+    const [block] = scan.blocks;
+    if (!block) throw new Error('no block');
+    expect(block).toMatchObject({ run: ['express'], commonjs: ['commonjs'] });
+    const runs = VARIANTS.filter((v) => runsInVariant(block, v)).map((v) => v.name);
+    expect(runs).toEqual(['express5', 'express4', 'express4-cjs']);
+    const { commonjs: _all, ...plain } = block;
+    expect(VARIANTS.filter((v) => runsInVariant(plain, v)).map((v) => v.name)).toEqual([
+      'express5',
+      'express5-cjs',
+      'express4',
+      'express4-cjs',
+    ]);
+  });
+
+  it('names the package of an import specifier', () => {
+    expect(packageOf('@a2a-js/sdk/server/express')).toBe('@a2a-js/sdk');
+    expect(packageOf('@a2a/core')).toBe('@a2a/core');
+    expect(packageOf('express')).toBe('express');
+    expect(packageOf('hono/jwt')).toBe('hono');
   });
 
   it('wraps top-level await for CommonJS after the imports, keeping every line; leaves other code alone', () => {

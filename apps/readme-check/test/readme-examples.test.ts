@@ -16,6 +16,8 @@ import {
   installProject,
   PROJECTS,
   runsIn,
+  runsInVariant,
+  type Tarball,
   VARIANTS,
 } from '../src/projects.js';
 
@@ -31,6 +33,8 @@ interface Published {
   name: string;
   dir: string;
   a2aDeps: string[];
+  /** Peer dependencies outside @a2a (name → range): installed when a program imports them (installProject). */
+  peers: Record<string, string>;
 }
 
 /** The published packages (scripts/pack-packages.mjs decides which) and the @a2a packages each one needs. */
@@ -40,7 +44,10 @@ async function published(): Promise<Published[]> {
     const dir = join(ROOT, 'packages', entry);
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     const deps = { ...pkg.dependencies, ...pkg.peerDependencies };
-    out.push({ name: pkg.name, dir, a2aDeps: Object.keys(deps).filter((d) => d.startsWith('@a2a/')) });
+    const peers = Object.fromEntries(
+      Object.entries((pkg.peerDependencies ?? {}) as Record<string, string>).filter(([d]) => !d.startsWith('@a2a/')),
+    );
+    out.push({ name: pkg.name, dir, a2aDeps: Object.keys(deps).filter((d) => d.startsWith('@a2a/')), peers });
   }
   return out;
 }
@@ -53,6 +60,15 @@ const scans = readmePaths(
 const programs = programsOf(scans.flatMap((s) => s.blocks));
 const clients = clientsOf(scans.flatMap((s) => s.blocks));
 
+/**
+ * `A2A_README_PROJECTS=express5,fastify` installs, compiles and runs only those projects (names or families; a
+ * project's CommonJS twin comes with it): a quicker run while working on one README. Unset: all of them.
+ */
+const only = process.env.A2A_README_PROJECTS?.split(',').filter(Boolean);
+const variants = only?.length
+  ? VARIANTS.filter((v) => only.includes(v.project.name) || only.includes(v.project.family) || only.includes(v.name))
+  : VARIANTS;
+
 let work: string;
 const prepared = new Map<string, Promise<CompileResult>>();
 
@@ -62,16 +78,16 @@ beforeAll(async () => {
   const since = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
   // dist is what the tarballs ship: packPackages builds first (turbo-cached; in CI the build phase already did it).
   const paths = packPackages(join(work, 'tarballs'), publishedPackages());
-  const tarballs = new Map<string, { file: string; a2aDeps: string[] }>();
-  for (const p of packages) tarballs.set(p.name, { file: paths[p.name] as string, a2aDeps: p.a2aDeps });
+  const tarballs = new Map<string, Tarball>();
+  for (const p of packages) tarballs.set(p.name, { file: paths[p.name] as string, a2aDeps: p.a2aDeps, peers: p.peers });
   console.log(`readme-check: built and packed ${packages.length} packages in ${since(t0)}`);
   // One install per framework project, all started at once (npm is mostly waiting on the network), then one tsc per
   // project and one per CommonJS twin (which uses its project's install).
   const installed = new Map<string, Promise<void>>();
-  for (const variant of VARIANTS) {
+  for (const variant of variants) {
     const { project } = variant;
     const mine = [
-      ...programs.filter((p) => runsIn(p.entry, project)),
+      ...programs.filter((p) => runsInVariant(p.entry, variant)),
       ...clients.filter((p) => clientIn(p.entry, project)),
     ];
     const t1 = performance.now();
@@ -112,8 +128,8 @@ describe('README examples', () => {
     }
   });
 
-  const cases = VARIANTS.flatMap((variant) =>
-    programs.filter((p) => runsIn(p.entry, variant.project)).map((program) => ({ variant, program })),
+  const cases = variants.flatMap((variant) =>
+    programs.filter((p) => runsInVariant(p.entry, variant)).map((program) => ({ variant, program })),
   );
   for (const { variant, program } of cases) {
     const { readme, file, line } = program.entry;
