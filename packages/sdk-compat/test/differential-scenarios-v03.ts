@@ -15,7 +15,12 @@ interface V03Driver {
   get(id: string, historyLength?: number): Promise<Task>;
   cancel(id: string): Promise<Task>;
   resubscribe(id: string): AsyncGenerator<StreamEvent>;
-  setPush(taskId: string): Promise<unknown>;
+  push: {
+    set(taskId: string): Promise<unknown>;
+    get(taskId: string): Promise<unknown>;
+    list(taskId: string): Promise<unknown>;
+    delete(taskId: string): Promise<unknown>;
+  };
 }
 
 /** A JSON-RPC error answer, as thrown. */
@@ -43,8 +48,14 @@ async function driver(origin: string, transport: V03Transport): Promise<V03Drive
         unwrap(await client.getTask({ id, ...(historyLength === undefined ? {} : { historyLength }) })) as Task,
       cancel: async (id) => unwrap(await client.cancelTask({ id })) as Task,
       resubscribe: (id) => client.resubscribeTask({ id }) as AsyncGenerator<StreamEvent>,
-      setPush: async (taskId) =>
-        unwrap(await client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: { url: HOOK } })),
+      push: {
+        set: async (taskId) =>
+          unwrap(await client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: HOOK })),
+        // The wire takes the config id; the client's type names only the task's.
+        get: async (id) => unwrap(await client.getTaskPushNotificationConfig({ id, ...HOOK_ID } as { id: string })),
+        list: async (id) => unwrap(await client.listTaskPushNotificationConfig({ id })),
+        delete: async (id) => unwrap(await client.deleteTaskPushNotificationConfig({ id, ...HOOK_ID })),
+      },
     };
   }
   const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ['HTTP+JSON'] });
@@ -55,11 +66,17 @@ async function driver(origin: string, transport: V03Transport): Promise<V03Drive
     get: (id, historyLength) => client.getTask({ id, ...(historyLength === undefined ? {} : { historyLength }) }),
     cancel: (id) => client.cancelTask({ id }),
     resubscribe: (id) => client.resubscribeTask({ id }) as AsyncGenerator<StreamEvent>,
-    setPush: (taskId) => client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: { url: HOOK } }),
+    push: {
+      set: (taskId) => client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: HOOK }),
+      get: (id) => client.getTaskPushNotificationConfig({ id, ...HOOK_ID } as { id: string }),
+      list: (id) => client.listTaskPushNotificationConfig({ id }),
+      delete: (id) => client.deleteTaskPushNotificationConfig({ id, ...HOOK_ID }),
+    },
   };
 }
 
-const HOOK = 'https://example.org/hook';
+const HOOK = { id: 'hook-1', url: 'https://example.org/hook', token: 'secret' };
+const HOOK_ID = { pushNotificationConfigId: 'hook-1' };
 
 const message = (text: string, taskId?: string, contextId?: string): MessageSendParams => ({
   message: {
@@ -128,7 +145,13 @@ export async function runV03Scenarios(origin: string, transport: V03Transport): 
   keep('error/get-unknown', await outcome(() => client.get('no-such-task')));
   keep('error/cancel-finished', await outcome(() => client.cancel(note.id)));
   keep('error/send-to-finished', await outcome(() => client.send(message('more', note.id, note.contextId))));
-  keep('error/push-not-supported', await outcome(() => client.setPush(note.id)));
+  // Push configs of a finished task (no event left to deliver): set, get, list, delete.
+  keep('push/create', await outcome(() => client.push.set(note.id)));
+  keep('push/get', await outcome(() => client.push.get(note.id)));
+  keep('push/list', await outcome(() => client.push.list(note.id)));
+  keep('push/delete', await outcome(() => client.push.delete(note.id)));
+  keep('push/list-deleted', await outcome(() => client.push.list(note.id)));
+  keep('push/get-deleted', await outcome(() => client.push.get(note.id)));
   keep(
     'error/subscribe-finished',
     await outcome(async () => {

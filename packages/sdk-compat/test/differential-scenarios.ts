@@ -148,14 +148,23 @@ export async function runScenarios(origin: string, transport: Transport): Promis
     await outcome(() => client.cancelTask({ tenant: '', id: taskId, metadata: undefined })),
   );
   keep('error/send-to-finished', await outcome(() => client.sendMessage(send('more', taskId, contextId))));
+  // Push configs of a finished task (no event left to deliver): create, get, list, delete.
+  const config = { tenant: '', taskId, id: 'hook-1' };
+  const pushConfig = a2a.TaskPushNotificationConfig;
+  const listConfigs = async () =>
+    a2a.ListTaskPushNotificationConfigsResponse.toJSON(
+      await client.listTaskPushNotificationConfig(a2a.ListTaskPushNotificationConfigsRequest.fromJSON({ taskId })),
+    );
+  const hook = pushConfig.fromJSON({ ...config, url: 'https://example.org/hook', token: 'secret' });
   keep(
-    'error/push-not-supported',
-    await outcome(() =>
-      client.createTaskPushNotificationConfig(
-        a2a.TaskPushNotificationConfig.fromJSON({ taskId, url: 'https://example.org/hook', token: 't' }),
-      ),
-    ),
+    'push/create',
+    await outcome(async () => pushConfig.toJSON(await client.createTaskPushNotificationConfig(hook))),
   );
+  keep('push/get', await outcome(async () => pushConfig.toJSON(await client.getTaskPushNotificationConfig(config))));
+  keep('push/list', await outcome(listConfigs));
+  keep('push/delete', await outcome(() => client.deleteTaskPushNotificationConfig(config)));
+  keep('push/list-deleted', await outcome(listConfigs));
+  keep('push/get-deleted', await outcome(() => client.getTaskPushNotificationConfig(config)));
   keep(
     'error/subscribe-finished',
     await outcome(async () => {

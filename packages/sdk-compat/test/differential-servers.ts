@@ -49,6 +49,12 @@ class ScribeV03 extends ScribeV03Executor {
   }
 }
 
+/** A card that declares push (the suite creates, reads and deletes push configs of a finished task). */
+const withPush = <C extends { capabilities?: object }>(card: C): C => ({
+  ...card,
+  capabilities: { ...card.capabilities, pushNotifications: true },
+});
+
 export interface Running {
   /** Where the card is (`/.well-known/agent-card.json` under it). */
   origin: string;
@@ -90,9 +96,11 @@ async function onExpress(
 export const sdkServer = (): Promise<Running> =>
   onExpress((app, origin) => {
     const handler = new sdk.DefaultRequestHandler(
-      scribeCard(origin) as never,
+      withPush(scribeCard(origin)) as never,
       new sdk.InMemoryTaskStore(),
       new Scribe(),
+      undefined,
+      new sdk.InMemoryPushNotificationStore(),
     );
     const userBuilder = sdkExpress.UserBuilder.noAuthentication;
     app.use('/.well-known/agent-card.json', sdkExpress.agentCardHandler({ agentCardProvider: handler }));
@@ -105,10 +113,12 @@ export const sdkServer = (): Promise<Running> =>
 const lookAlikes = (): Promise<Running> =>
   onExpress((app, origin) => {
     const handler = new DefaultRequestHandler(
-      scribeCard(origin) as never,
+      withPush(scribeCard(origin)) as never,
       new sdk.InMemoryTaskStore(),
       new Scribe(),
-      ...[undefined, undefined, undefined, undefined, undefined],
+      undefined,
+      new sdk.InMemoryPushNotificationStore(),
+      ...[undefined, undefined, undefined],
       { onError: quiet },
     );
     const userBuilder = ours.UserBuilder.noAuthentication;
@@ -121,11 +131,11 @@ const lookAlikes = (): Promise<Running> =>
 /** Our look-alike handler for a 1.x app that moves to one of our adapters: the same card, mounted where it says. */
 const scribeHandler = (origin: string) =>
   new DefaultRequestHandler(
-    scribeCard(origin) as never,
+    withPush(scribeCard(origin)) as never,
     new sdk.InMemoryTaskStore(),
     new Scribe(),
     undefined,
-    undefined,
+    new sdk.InMemoryPushNotificationStore(),
     undefined,
     undefined,
     undefined,
@@ -135,11 +145,11 @@ const scribeHandler = (origin: string) =>
 /** Our look-alike handler for a 0.3.x app; `mounted`: with the endpoints of the 1.x servers. */
 const scribeV03Handler = (jsonRpcUrl: string, restUrl: string, mounted = false) =>
   new DefaultRequestHandlerV03(
-    scribeV03Card(jsonRpcUrl, restUrl),
+    withPush(scribeV03Card(jsonRpcUrl, restUrl)),
     new sdkV03.InMemoryTaskStore(),
     new ScribeV03(),
     undefined,
-    undefined,
+    new sdkV03.InMemoryPushNotificationStore(),
     undefined,
     undefined,
     mounted ? OUR_MOUNT : { onError: quiet },
@@ -244,9 +254,11 @@ export const OUR_SERVERS: Record<string, () => Promise<Running>> = {
 export const sdkV03Server = (): Promise<Running> =>
   onExpress((app, origin) => {
     const handler = new sdkV03.DefaultRequestHandler(
-      scribeV03Card(origin, `${origin}/rest`),
+      withPush(scribeV03Card(origin, `${origin}/rest`)),
       new sdkV03.InMemoryTaskStore(),
       new ScribeV03(),
+      undefined,
+      new sdkV03.InMemoryPushNotificationStore(),
     );
     const userBuilder = sdkV03Express.UserBuilder.noAuthentication;
     app.use('/rest', sdkV03Express.restHandler({ requestHandler: handler, userBuilder }));

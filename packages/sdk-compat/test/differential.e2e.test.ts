@@ -34,13 +34,30 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     what: 'v0.3, SendMessage to a finished task: SDK 0.3.14 answers -32600 InvalidRequest (over REST an untyped error), ours -32004 UnsupportedOperation.',
     why: 'The spec-correct code (the one SDK 1.x answers too): the request is well formed, the task takes no more messages.',
-    steps: /^0\.3 error\/send-to-finished$/,
+    steps: /^0\.3 [^:]*: error\/send-to-finished$/,
     erase: (result, side) => refusal(result, side === 'sdk' ? -32600 : -32004, 'UnsupportedOperation'),
+  },
+  {
+    what: "v0.3 over HTTP+JSON, SetTaskPushNotificationConfig: SDK 0.3.14's server refuses the body its own client sends (-32602, it wants a `config` object), so nothing is stored; ours stores it.",
+    why: 'An SDK 0.3.14 client/server mismatch. Ours reads the body the client sends; its push configs are compared with the SDK over JSON-RPC (A2AClient).',
+    steps: /^0\.3 ClientFactory HTTP\+JSON: push\/(create|get|list)$/,
+    erase: (result, side) =>
+      (side === 'ours' ||
+        isEmpty(result) ||
+        /\(Code: -326(02|03)\)/.test(String((result as Record<string, unknown>).message))) && {
+        replace: 'not comparable: the SDK server refuses its own client',
+      },
+  },
+  {
+    what: 'v0.3, a push config that is not there (GetTaskPushNotificationConfig after its delete): SDK 0.3.14 answers -32603 InternalError, ours -32001 TaskNotFound.',
+    why: 'The spec-correct code, the one SDK 1.x answers too: nothing failed inside the server.',
+    steps: /^0\.3 [^:]*: push\/get(-deleted)?$/,
+    erase: (result, side) => refusal(result, side === 'sdk' ? -32603 : -32001, 'TaskNotFound'),
   },
   {
     what: 'v0.3, SubscribeToTask (tasks/resubscribe) of a finished task: SDK 0.3.14 streams the task once and ends, ours refuses it with -32004 UnsupportedOperation.',
     why: 'As the v1.0 spec and SDK 1.x: a finished task has nothing to subscribe to; GetTask reads it.',
-    steps: /^0\.3 error\/subscribe-finished$/,
+    steps: /^0\.3 [^:]*: error\/subscribe-finished$/,
     erase: (result, side) =>
       side === 'sdk'
         ? replaceAll(result, (r) => r.length === 1 && r[0]?.status?.state === 'completed', REFUSED)
@@ -61,7 +78,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     what: "An execute() that throws, SDK 1.x: its FAILED status message (and the task) carry empty `metadata: {}` and its part `mediaType: 'text/plain'`; ours is a bare text part.",
     why: 'Ours writes only what is set (the same message in ProtoJSON terms, but for the empty maps).',
-    steps: /^(1\.x|0\.3-via-1\.x) error\/agent-throws/,
+    steps: /^(1\.x|0\.3-via-1\.x) [^:]*: error\/agent-throws/,
     erase: (result, side) =>
       side === 'sdk' &&
       everyObject(result, (o) => {
@@ -76,7 +93,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     what: "An execute() that throws on a new task, SDK 0.3.14: the FAILED task gets a fresh random id (`requestContext.task?.id || uuidv4()`), not the one its request context and the user's message have, and its failure message no taskId; ours fails the task the request created, its message naming it.",
     why: 'An SDK 0.3.14 bug (SDK 1.x keeps the id): the client cannot GetTask the task its message went to.',
-    steps: /^0\.3 error\/agent-throws/,
+    steps: /^0\.3 [^:]*: error\/agent-throws/,
     erase: (result, side) =>
       everyObject(result, (o) => {
         const failure = (o.parts as { text?: string }[] | undefined)?.some((p) => FAILED_TEXT.test(p.text ?? ''));
@@ -97,15 +114,15 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       }),
   },
   {
-    what: 'The wording of the refusals of a finished task (CancelTask, SendMessage, SubscribeToTask).',
+    what: 'The wording of the refusals of a finished task (CancelTask, SendMessage, SubscribeToTask) and of a deleted push config.',
     why: "The engine's own messages: they name the state (TASK_STATE_COMPLETED) where the SDK prints its enum number. The error type is compared.",
-    steps: /error\/(cancel|send-to|subscribe)-finished$/,
+    steps: /(error\/(cancel|send-to|subscribe)-finished|push\/get-deleted)$/,
     erase: (result) => rewrite(result, [], 'message', '<message>'),
   },
   {
     what: 'v0.3, GetTask without historyLength: SDK 0.3.14 answers `history: []`, ours the whole history.',
     why: 'An unset historyLength sets no limit (v1.0 spec, and SDK 1.x); ours reads every wire that way.',
-    steps: /^0\.3 (get\/full|cancel\/get|input-required\/get|resubscribe)$/,
+    steps: /^0\.3 [^:]*: (get\/full|cancel\/get|input-required\/get|resubscribe)$/,
     erase: (result, side) =>
       [[], ['final']].some((path) =>
         rewrite(result, path, 'history', '<history>', (h) => (side === 'sdk' ? isEmpty(h) : Array.isArray(h))),
@@ -141,10 +158,11 @@ const V03_TRANSPORTS: V03Transport[] = ['A2AClient JSON-RPC', 'ClientFactory HTT
 const used = new Set<KnownDifference>();
 
 /** Each step's result with the known differences erased, then masked: one alias table per run, steps in order. */
+/** `comparison` names the steps for KNOWN_DIFFERENCES: `<generation> <client>: <step>`. */
 function compare(comparison: string, sdk: Run, ours: Run): void {
   const masked = { sdk: new Masker(sdk.origin), ours: new Masker(ours.origin) };
   const view = (side: 'sdk' | 'ours', run: Run, step: string) =>
-    masked[side].mask(applyKnown(KNOWN_DIFFERENCES, `${comparison} ${step}`, run.steps[step], side, used));
+    masked[side].mask(applyKnown(KNOWN_DIFFERENCES, `${comparison}: ${step}`, run.steps[step], side, used));
   const steps = [...new Set([...Object.keys(sdk.steps), ...Object.keys(ours.steps)])];
   const results = {
     sdk: steps.map((step) => view('sdk', sdk, step)),
@@ -207,7 +225,7 @@ function differential<T extends string>(
       '%s',
       async (transport) => {
         const expected = await baseline.get(transport);
-        compare(comparison, expected, await run((server as Running).origin, transport));
+        compare(`${comparison} ${transport}`, expected, await run((server as Running).origin, transport));
       },
       120_000,
     );
