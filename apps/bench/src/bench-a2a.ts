@@ -1,5 +1,6 @@
 import {
   type A2AHttpHandler,
+  type AgentExecutor,
   createA2AHandler,
   type ExecutionCoordinator,
   InMemoryTaskStore,
@@ -18,6 +19,11 @@ export interface BenchOptions {
   maxTasks?: number | undefined;
   /** Called with the handler (the gRPC listener serves the same one). */
   onHandler?: ((a2a: A2AHttpHandler) => void) | undefined;
+  /**
+   * The agent; default the native echo agent (echo-agent.ts). `--executor sdk-compat` (main.ts): the same contract
+   * written for @a2a-js/sdk 1.x (sdk-echo-agent.ts) through @a2a/sdk-compat's `fromSdkExecutor`.
+   */
+  executor?: AgentExecutor | undefined;
   /** A durable store (`A2A_DATABASE_URL`, see main.ts) instead of the in-memory one. */
   durable?: { taskStore: TaskStore & PushConfigStore; coordinator: ExecutionCoordinator | undefined } | undefined;
 }
@@ -48,7 +54,7 @@ export function createBenchA2A(options: BenchOptions = {}): A2AHttpHandler {
   const coordinator = options.durable?.coordinator;
   const a2a = createA2AHandler({
     agentCard: benchCard,
-    executor: echoExecutor,
+    executor: options.executor ?? echoExecutor,
     taskStore,
     ...(coordinator && { coordinator }),
     routes: { jsonRpc: JSONRPC_PATH, rest: false },

@@ -1,12 +1,14 @@
 // Bench server: `node --expose-gc dist/main.js --adapter <node|express|koa|hapi|fastify|hono|nestjs|sdk> --port <n> [--host 127.0.0.1]
-// [--max-tasks <n>] [--grpc-port <n>] [--otel noop]`. Prints `READY <url> pid=<pid>` once listening (and
+// [--max-tasks <n>] [--grpc-port <n>] [--otel noop] [--executor sdk-compat]`. Prints `READY <url> pid=<pid>` once listening (and
 // `grpc=<host:port>` when @a2a/grpc serves the same handler; not for the sdk server). `--otel noop` registers the
 // OpenTelemetry SDK with exporters that drop everything (the instrumentation's overhead; run.ts: adapter `express+otel`).
+// `--executor sdk-compat` serves the echo agent written for @a2a-js/sdk 1.x (sdk-echo-agent.ts) through
+// @a2a/sdk-compat's `fromSdkExecutor` instead of the native one (run.ts: adapter `node+compat`, `express+compat`).
 // With `A2A_DATABASE_URL` set, the same server keeps its tasks in PostgreSQL (migrated, with execution leases;
 // `A2A_INSTANCE_ID` names the instance), so two servers on one database are two instances of one agent. The `sdk`
 // adapter has no durable store: it refuses it.
 import type { Server } from 'node:http';
-import type { A2AHttpHandler } from '@a2a/core';
+import type { A2AHttpHandler, AgentExecutor } from '@a2a/core';
 import { createA2AGrpcServer } from '@a2a/grpc';
 import { createTaskStoreFromEnv, type TaskStoreSetup } from '@a2a/postgres';
 import { numberArg, parseArgs } from './args.js';
@@ -51,6 +53,16 @@ export async function durableStoreFromEnv(
   return createTaskStoreFromEnv(env);
 }
 
+/** `--executor`: none (the native echo agent) or `sdk-compat` (the SDK-style one through @a2a/sdk-compat). */
+export async function executorArg(adapter: Adapter, name: string | undefined): Promise<AgentExecutor | undefined> {
+  if (name === undefined) return undefined;
+  if (name !== 'sdk-compat') throw new Error(`--executor must be sdk-compat (got ${name})`);
+  if (adapter === 'sdk') throw new Error('--executor sdk-compat: the sdk adapter runs the SDK executor itself');
+  const { fromSdkExecutor } = await import('@a2a/sdk-compat');
+  const { SdkEchoExecutor } = await import('./sdk-echo-agent.js');
+  return fromSdkExecutor(new SdkEchoExecutor());
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const adapter = (args.adapter ?? 'express') as Adapter;
@@ -60,8 +72,14 @@ async function main(): Promise<void> {
   const maxTasks = args['max-tasks'] ? numberArg(args, 'max-tasks', 0) : undefined;
   if (args.otel === 'noop') (await import('./otel-noop.js')).startNoopOpenTelemetry();
   const durable = await durableStoreFromEnv(adapter);
+  const executor = await executorArg(adapter, args.executor);
   let handler: A2AHttpHandler | undefined;
-  const server = await startServer(adapter, port, host, { maxTasks, durable, onHandler: (a2a) => (handler = a2a) });
+  const server = await startServer(adapter, port, host, {
+    maxTasks,
+    durable,
+    executor,
+    onHandler: (a2a) => (handler = a2a),
+  });
   let grpc = '';
   if (args['grpc-port'] && handler) {
     const listener = createA2AGrpcServer(handler);
@@ -72,7 +90,7 @@ async function main(): Promise<void> {
   const bound = typeof address === 'object' && address ? address.port : port;
   const store = durable ? 'postgresql' : 'memory';
   console.log(
-    `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''} store=${store} node=${process.version}${grpc}`,
+    `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''}${executor ? '+compat' : ''} store=${store} node=${process.version}${grpc}`,
   );
   // The documented order: the handler first (running agents stopped, their tasks failed and leases released), then
   // connections, then the store. Closing the store under running agents failed each of their writes.

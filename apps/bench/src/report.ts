@@ -82,6 +82,7 @@ export function renderReport(report: Report): string {
       `| ${row.adapter} | ${row.scenario} | ${rate}${failed} | ${n2(r.p50)} | ${n2(r.p99)} | ${n0(row.raw?.rps)} | ${n2(row.xRaw)} | ${n0(cpu)} (${n0(rawCpu)}) | ${xCpu} | ${xSdk} | ${verdict} |`,
     );
   }
+  lines.push(...compatLines(report.load));
   if (report.memory.length) {
     lines.push('', '## Memory and long streams', '');
     lines.push(
@@ -103,4 +104,42 @@ export function renderReport(report: Report): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Target of the @a2a/sdk-compat rows: at most this much slower than the same agent written natively. */
+export const COMPAT_TARGET = 0.1;
+
+/**
+ * `<adapter>+compat` rows (the echo agent written for @a2a-js/sdk 1.x, through @a2a/sdk-compat's `fromSdkExecutor`)
+ * next to the same adapter's native rows: server CPU per request and × raw, each side from its own run (its raw
+ * baseline taken in the same slices), and how much slower the compat path is by each.
+ */
+export function compatLines(load: LoadRow[]): string[] {
+  const compat = load.filter((r) => r.adapter.endsWith('+compat') && r.result);
+  if (!compat.length) return [];
+  const lines = [
+    '',
+    '## SDK executors through @a2a/sdk-compat vs the same agent written natively',
+    '',
+    'Slower by CPU = compat CPU µs ÷ native CPU µs − 1; by × raw = native × raw ÷ compat × raw − 1 (each × raw against',
+    `its own run's raw slices). Target: ≤ ${COMPAT_TARGET * 100} % slower (by CPU, the steadier figure).`,
+    '',
+    '| adapter | scenario | native req/s | compat req/s | native × raw | compat × raw | native CPU µs | compat CPU µs | slower by CPU | slower by × raw | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  const pct = (x: number | undefined) =>
+    x === undefined || !Number.isFinite(x) ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+  for (const row of compat) {
+    const base = row.adapter.slice(0, -'+compat'.length);
+    const native = load.find((r) => r.adapter === base && r.scenario === row.scenario && r.result);
+    const cpu = cpuPerRequest(row.result);
+    const nativeCpu = cpuPerRequest(native?.result);
+    const byCpu = cpu && nativeCpu ? cpu / nativeCpu - 1 : undefined;
+    const byRaw = row.xRaw && native?.xRaw ? native.xRaw / row.xRaw - 1 : undefined;
+    const verdict = byCpu === undefined ? '' : `≤ +${COMPAT_TARGET * 100} % ${byCpu <= COMPAT_TARGET ? '✅' : '❌'}`;
+    lines.push(
+      `| ${base} | ${row.scenario} | ${n0(native?.result?.rps)} | ${n0(row.result?.rps)} | ${n2(native?.xRaw)} | ${n2(row.xRaw)} | ${n0(nativeCpu)} | ${n0(cpu)} | ${pct(byCpu)} | ${pct(byRaw)} | ${verdict} |`,
+    );
+  }
+  return lines;
 }

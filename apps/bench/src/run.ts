@@ -81,8 +81,11 @@ function spawnServer(adapter: string, extra: string[]): ChildProcess {
       : spawn(command[0] as string, command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   }
   // `express+otel`: the same adapter with the OpenTelemetry SDK registered (no-op exporters), for its overhead.
-  const [name, otel] = adapter.split('+');
-  const flags = otel === 'otel' ? ['--otel', 'noop'] : [];
+  // `node+compat`: the same adapter serving the SDK-style echo agent through @a2a/sdk-compat (report: × native).
+  const [name, ...variants] = adapter.split('+');
+  const flags = variants.flatMap((v) =>
+    v === 'otel' ? ['--otel', 'noop'] : v === 'compat' ? ['--executor', 'sdk-compat'] : [],
+  );
   return node(0, 'main.js', ['--adapter', name ?? adapter, '--port', String(options.port), ...flags, ...extra], true);
 }
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, startServer } from '../src/main.js';
+import { ADAPTERS, executorArg, startServer } from '../src/main.js';
 import { chunkStamps } from '../src/paced-chunks.js';
 
 const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
@@ -20,11 +20,15 @@ const send = (text: string, method = 'SendMessage', messageId: string = crypto.r
     },
   });
 
-describe.each(ADAPTERS)('bench server (%s)', (adapter) => {
+// `node+compat`: the Node bridge serving the SDK-style echo agent through @a2a/sdk-compat (`--executor sdk-compat`).
+describe.each([...ADAPTERS, 'node+compat' as const])('bench server (%s)', (adapter) => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    server = await startServer(adapter, 0, '127.0.0.1');
+    server =
+      adapter === 'node+compat'
+        ? await startServer('node', 0, '127.0.0.1', { executor: await executorArg('node', 'sdk-compat') })
+        : await startServer(adapter, 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
