@@ -50,6 +50,7 @@ const ROOT = [
 ];
 
 const ADAPTER = [
+  'FORBIDDEN_METHODS',
   'basePathUnderPrefix',
   'bufferedWebRequest',
   'carryRefusal',
@@ -57,6 +58,7 @@ const ADAPTER = [
   'forwardedOrigin',
   'isPrepared',
   'plainResponse',
+  'requestRefusal',
 ];
 
 /** `@a2a/core/errors`: the root's own error names, nothing of the engine. */

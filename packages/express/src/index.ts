@@ -1,11 +1,15 @@
+// @a2a/express, the Express 4/5 adapter: Express's `req`/`res` ⇄ a Fetch `Request`/`Response` for the handler,
+// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`); its setup checks come from
+// `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from Express's request (the public URL, what the
+// body parser left). Tests: packages/express/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite on Express 4
+// and 5); `npx vitest run packages/express`.
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { basePathUnderPrefix } from '@a2a/core/adapter';
-
+import { basePathUnderPrefix, checkMountable, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {
-  checkMountable,
   isBodyParserError,
   joinRequestUrl,
   nodeWebRequest,
+  parserLeftovers,
   requestUrl,
   writeNodeResponse,
 } from '@a2a/core/node';
@@ -56,15 +60,7 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
         ),
       );
     try {
-      // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
-      const url =
-        options.trustProxy || !req.app?.get('trust proxy')
-          ? requestUrl(req, options.trustProxy === true)
-          : joinRequestUrl(req.protocol, publicHost(req), req.originalUrl);
-      // The parser's raw bytes when a `verify` hook kept them, else its parsed value or its error (core answers
-      // each the A2A way; the parsed value is read as is, never re-serialized).
-      const source = { url, rawBody: (req as { rawBody?: unknown }).rawBody, parsedBody: req.body, bodyError };
-      const request = nodeWebRequest(req, res, source);
+      const request = nodeWebRequest(req, res, requestSource(req, options.trustProxy, bodyError));
       const context = (await options.context?.(req as Req, res as Res)) ?? {};
       const response = await a2a.handle(request, { pathname: req.path, context });
       // Returned, not awaited (it never rejects): this frame, which holds the request and its body, ends now rather
@@ -81,6 +77,20 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
     else next(error);
   };
   return [handler, parserErrors];
+}
+
+/**
+ * What core's bridge needs from Express's request: its public URL, and the body as the parser left it: the raw bytes
+ * a `verify` hook kept, else its parsed value, or the error it raised (core answers each the A2A way; the parsed
+ * value is read as is, never re-serialized).
+ */
+function requestSource(req: ExpressRequest, trustProxy: boolean | undefined, bodyError: unknown): ToWebRequestOptions {
+  // Without Express's `trust proxy` its protocol and host are the socket's and the Host header: read them directly.
+  const url =
+    trustProxy || !req.app?.get('trust proxy')
+      ? requestUrl(req, trustProxy === true)
+      : joinRequestUrl(req.protocol, publicHost(req), req.originalUrl);
+  return { url, ...parserLeftovers(req), bodyError };
 }
 
 /** The Host as Express sees it: its `hostname` honours `trust proxy`; the port comes from the header it used. */

@@ -1,13 +1,12 @@
+// @a2a/fastify, the Fastify 5 plugin: Fastify's `request`/`reply` ⇄ a Fetch `Request`/`Response` for the handler,
+// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse` for event streams past the
+// `onSend` hooks, `responseText`/`responseHeaders` for the answers Fastify sends); setup checks and the refusal of an
+// undecodable path come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from Fastify's request
+// on its route, in its error handler and in `a2aFrameworkErrors`. Tests: packages/fastify/test/ (`conformance.test.ts`
+// runs @a2a/adapter-testsuite); `npx vitest run packages/fastify`.
+import { type A2AHandlerOptions, type A2ARequestContext, createA2AHandler, type MountableHandler } from '@a2a/core';
+import { basePathUnderPrefix, checkMountable, requestRefusal, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {
-  A2AError,
-  type A2AHandlerOptions,
-  type A2ARequestContext,
-  createA2AHandler,
-  type MountableHandler,
-} from '@a2a/core';
-import { basePathUnderPrefix } from '@a2a/core/adapter';
-import {
-  checkMountable,
   drainRequest,
   joinRequestUrl,
   nodeResponseBody,
@@ -15,7 +14,6 @@ import {
   responseFrames,
   responseHeaders,
   responseText,
-  type ToWebRequestOptions,
   writeNodeResponse,
 } from '@a2a/core/node';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -39,7 +37,7 @@ export interface A2AFastifyOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-type Refusal = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+type Refusal = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
 const refusalsBy = new WeakMap<object, Refusal[]>();
 
 const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) => {
@@ -62,17 +60,12 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
     const code = String((error as { code?: unknown }).code);
     if (!code.startsWith('FST_ERR_CTP_')) throw error;
     reply.removeHeader('connection'); // Fastify closes after a refused body: core drains it instead
-    // A Content-Type Fastify cannot parse: the body is unread (core reads it and echoes the JSON-RPC id), or an
-    // app's preParsing hook read it and kept `request.rawBody`.
-    const rawBody = (request as { rawBody?: unknown }).rawBody;
-    const bodyError = code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? undefined : error;
-    if (!(await serve(request, reply, { rawBody, bodyError }))) throw error;
+    if (!(await serve(request, reply, requestSource(request, error as FastifyError)))) throw error;
   });
   /** Answers the request, or `false` when the path is not the handler's. */
-  const serve = async (request: FastifyRequest, reply: FastifyReply, extra: Omit<ToWebRequestOptions, 'url'> = {}) => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply, source: ToWebRequestOptions) => {
     const raw = request.raw;
-    const url = joinRequestUrl(request.protocol, request.host, request.url); // honours Fastify's `trustProxy`
-    const web = nodeWebRequest(raw, reply.raw, { url, ...extra });
+    const web = nodeWebRequest(raw, reply.raw, source);
     const context = (await options.context?.(request, reply)) ?? {};
     const path = request.url.split('?', 1)[0] ?? '/';
     const response = await a2a.handle(web, { pathname: path.slice(prefix.length), context });
@@ -98,20 +91,33 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
     return true;
   };
   const route = async (request: FastifyRequest, reply: FastifyReply) => {
-    // No body parsed: Fastify saw none (no Content-Type and no length).
-    if (!(await serve(request, reply, { rawBody: request.body ?? EMPTY }))) return reply.callNotFound();
+    if (!(await serve(request, reply, requestSource(request)))) return reply.callNotFound();
     return reply;
   };
   // Paths Fastify's router cannot decode never reach a route: `a2aFrameworkErrors` asks each mount.
   const refusals = refusalsBy.get(fastify.server) ?? [];
   refusalsBy.set(fastify.server, refusals);
-  refusals.push((request, reply) =>
-    serve(request, reply, { refusal: new A2AError('BadRequest', 'Invalid request: the request path is not valid') }),
-  );
+  refusals.push((error, request, reply) => serve(request, reply, requestSource(request, error)));
   const paths = mount?.basePath ? [mount.basePath, `${mount.basePath}/*`] : ['/', '/*'];
   for (const url of paths) fastify.all(url, route);
   for (const url of mount?.basePath ? mount.rootPaths : []) fastify.get(url, route);
 };
+
+/**
+ * What core's bridge needs from Fastify's request: its public URL (Fastify's `trustProxy` decides) and what became of
+ * its body, by the error Fastify raised for it: none (the route), the bytes this plugin's parser kept (nothing parsed:
+ * Fastify saw no body); `FST_ERR_CTP_*` (the error handler), Fastify's refusal of the body (413/400 the A2A way) and
+ * the `rawBody` an app's `preParsing` hook kept, but for a Content-Type Fastify cannot parse, which leaves the body
+ * unread (core reads it and echoes the JSON-RPC id); `FST_ERR_BAD_URL` (`a2aFrameworkErrors`), the refusal of a path
+ * Fastify could not decode.
+ */
+function requestSource(request: FastifyRequest, error?: FastifyError): ToWebRequestOptions {
+  const url = joinRequestUrl(request.protocol, request.host, request.url);
+  if (error === undefined) return { url, rawBody: request.body ?? EMPTY };
+  if (error.code === 'FST_ERR_BAD_URL') return { url, refusal: requestRefusal('path') };
+  const rawBody = (request as { rawBody?: unknown }).rawBody;
+  return { url, rawBody, bodyError: error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? undefined : error };
+}
 
 /**
  * The A2A routes as a Fastify 5 plugin: `app.register(a2aFastify, { handler })` for a handler with a `basePath` (card
@@ -128,7 +134,7 @@ export default a2aFastify;
  */
 export async function a2aFrameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_BAD_URL') {
-    for (const refuse of refusalsBy.get(request.server.server) ?? []) if (await refuse(request, reply)) return;
+    for (const refuse of refusalsBy.get(request.server.server) ?? []) if (await refuse(error, request, reply)) return;
   }
   reply.code(error.statusCode ?? 400).send(error);
 }

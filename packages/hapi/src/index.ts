@@ -1,8 +1,13 @@
+// @a2a/hapi, the Hapi 21 plugin: Hapi's `request`/`h` ⇄ a Fetch `Request`/`Response` for the handler, through core's
+// Node bridge (`@a2a/core/node`: `nodeWebRequest`, and `nodeResponseBody`/`responseHeaders` for the answers Hapi sends,
+// or `writeNodeResponse` for event streams); setup checks and the refusal of an undecodable path come from
+// `@a2a/core/adapter`. Hapi registers routes by path, so the plugin reads `handler.mount`. `requestSource` gathers what
+// the bridge needs from Hapi's request (the public URL, a `payload: 'data'` body, Hapi's payload error, a refusal).
+// Tests: packages/hapi/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/hapi`.
 import { PassThrough, pipeline, Readable } from 'node:stream';
-import { A2AError, type A2ARequestContext, type MountableHandler } from '@a2a/core';
-import { basePathUnderPrefix } from '@a2a/core/adapter';
+import type { A2AError, A2ARequestContext, MountableHandler } from '@a2a/core';
+import { basePathUnderPrefix, checkMountable, requestRefusal, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {
-  checkMountable,
   drainRequest,
   nodeResponseBody,
   nodeWebRequest,
@@ -82,9 +87,7 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
       refusal?: A2AError,
     ): Promise<Lifecycle.ReturnValue | undefined> => {
       const raw = request.raw;
-      const url = requestUrl(raw.req, options.trustProxy ?? false);
-      // `payload: 'data'` leaves the bytes in request.payload; a stream payload is ignored and the request read.
-      const web = nodeWebRequest(raw.req, raw.res, { url, rawBody: request.payload, bodyError, refusal });
+      const web = nodeWebRequest(raw.req, raw.res, requestSource(request, options, bodyError, refusal));
       const context = (await options.context?.(request, h)) ?? {};
       const response = await options.handler.handle(web, { pathname, context });
       if (!response) return undefined;
@@ -118,8 +121,7 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
       if (response.output.statusCode !== 400) return h.continue;
       const pathname = sentPath(request);
       if (pathname === undefined) return h.continue;
-      const refusal = new A2AError('BadRequest', 'Invalid request: the request path is not valid');
-      return (await serve(request, h, pathname, undefined, refusal)) ?? h.continue;
+      return (await serve(request, h, pathname, undefined, requestRefusal('path'))) ?? h.continue;
     });
     const route = (method: ServerRoute['method'], path: string): ServerRoute => ({
       method,
@@ -189,3 +191,18 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
     }
   },
 };
+
+/**
+ * What core's bridge needs from Hapi's request: the public URL, the bytes Hapi read when the route's payload is
+ * `'data'` (a stream payload is ignored and the request read), the status of a payload Hapi could not read (from the
+ * route's `failAction`), and the refusal of a path Hapi could not decode (from `onPreResponse`).
+ */
+function requestSource(
+  request: Request,
+  options: A2AHapiOptions,
+  bodyError: { status: number } | undefined,
+  refusal: A2AError | undefined,
+): ToWebRequestOptions {
+  const url = requestUrl(request.raw.req, options.trustProxy ?? false);
+  return { url, rawBody: request.payload, bodyError, refusal };
+}

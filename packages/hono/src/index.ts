@@ -1,12 +1,21 @@
+// @a2a/hono, the Hono 4 middleware and sub-app: Hono's `Context` ⇄ the handler, on every host Hono runs on (Node,
+// Bun, Deno, Workers). Hono already holds a Fetch `Request`: it is passed on as it is, or rebuilt for a public URL from
+// X-Forwarded-* or a body a middleware read; on `@hono/node-server`, an untouched request goes through core's Node
+// bridge without its Node module (`bufferedWebRequest`). Everything comes from `@a2a/core/adapter` (runtime-neutral:
+// no `node:` import here, test/runtime-neutral.test.ts checks). `requestSource` gathers what the bridge needs from
+// `c`. Node's own refusals: ./node-server.ts. Tests: packages/hono/test/ (`conformance.test.ts` runs
+// @a2a/adapter-testsuite on `@hono/node-server`, `fetch-runtimes.test.ts` Bun and Deno); `npx vitest run packages/hono`.
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import {
   basePathUnderPrefix,
   bufferedWebRequest,
   carryRefusal,
   checkMountable,
+  FORBIDDEN_METHODS,
   forwardedOrigin,
   isPrepared,
   plainResponse,
+  type ToWebRequestOptions,
 } from '@a2a/core/adapter';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
@@ -29,8 +38,8 @@ export function a2aMiddleware<E extends Env = Env>(
   checkMountable(a2a, 'a2aMiddleware');
   const basePath = a2a.mount?.basePath;
   return async (c, next) => {
-    const trustProxy = options.trustProxy === true;
-    const request = nodeServerRequest(c, trustProxy) ?? (await webRequest(c, trustProxy));
+    const source = requestSource(c, options.trustProxy === true);
+    const request = nodeServerRequest(c, source) ?? (await webRequest(c, source));
     // The mount prefix: as many segments of the path as the matched route has before its `*` (Hono's own `c.req.path`
     // is decoded, which would change an A2A path's meaning: `%3A` read as `:`).
     const path = new URL(request.url).pathname;
@@ -73,19 +82,32 @@ function nodeBindings(env: unknown): NodeBindings | undefined {
     : undefined;
 }
 
+/** What the bridge is told: the public URL alone (Hono's body and a bridge's refusal travel in its `Request`). */
+type PublicSource = ToWebRequestOptions & { url: string };
+
+/**
+ * What core's bridge needs from Hono's context: the request's public URL, from X-Forwarded-Proto/Host with
+ * `trustProxy` (core's reading: an http(s) origin or nothing), else the host's own. The body needs no gathering: it
+ * is in Hono's `Request` (untouched, or cached by Hono when a middleware read it: see `webRequest`), and so is the
+ * refusal of a request `@hono/node-server` could not read (`withA2ARequestErrors`, carried by `carryRefusal`).
+ */
+function requestSource(c: Context, trustProxy: boolean): PublicSource {
+  const raw = c.req.raw;
+  return { url: (trustProxy && forwardedUrl(raw)) || raw.url };
+}
+
 /**
  * On `@hono/node-server`, the request through core's Node bridge when no one has touched its body yet: no Web body
  * stream, no second Request, headers read from Node's as they are (docs/performance.md, "Hono on Node"). `undefined`
  * (the Web path) on other hosts, for a body a middleware read or began to read, and for bodies the bridge streams.
  */
-function nodeServerRequest(c: Context, trustProxy: boolean): Request | undefined {
+function nodeServerRequest(c: Context, source: PublicSource): Request | undefined {
   const raw = c.req.raw;
   if (raw.bodyUsed) return undefined;
   if (isPrepared(raw)) return raw; // withA2ARequestErrors built it (a refused Host): already the bridge's
   const node = nodeBindings(c.env);
   if (!node || node.incoming.readableFlowing !== null || node.incoming.readableDidRead) return undefined;
-  const url = (trustProxy && forwardedUrl(raw)) || raw.url;
-  return bufferedWebRequest(node.incoming, node.outgoing, { url });
+  return bufferedWebRequest(node.incoming, node.outgoing, source);
 }
 
 /**
@@ -94,25 +116,23 @@ function nodeServerRequest(c: Context, trustProxy: boolean): Request | undefined
  * and all); the bytes Hono kept when a middleware read it first (`c.req.text()`, `arrayBuffer()`; `json()` is
  * re-serialized). With `trustProxy`, the public URL from X-Forwarded-Proto/Host.
  */
-async function webRequest(c: Context, trustProxy: boolean): Promise<Request> {
+async function webRequest(c: Context, source: PublicSource): Promise<Request> {
   const raw = c.req.raw;
-  const forwarded = trustProxy ? forwardedUrl(raw) : undefined;
   const method = raw.method;
-  const hasBody = method !== 'GET' && method !== 'HEAD' && !FORBIDDEN.has(method);
-  if (forwarded === undefined && (!hasBody || (!raw.bodyUsed && raw.body === null))) return raw;
+  const hasBody = method !== 'GET' && method !== 'HEAD' && !FORBIDDEN_METHODS.has(method);
+  if (source.url === raw.url && (!hasBody || (!raw.bodyUsed && raw.body === null))) return raw;
   const init: RequestInit & { duplex?: 'half' } = { method, headers: raw.headers, signal: raw.signal };
   if (hasBody) {
     const body = raw.bodyUsed ? await c.req.arrayBuffer() : raw.body && drainOnCancel(raw.body);
     if (body) Object.assign(init, { body, duplex: 'half' });
   }
   // Fetch refuses TRACE & co.: the host's own request stands (core answers them 405).
-  if (FORBIDDEN.has(method)) return raw;
-  const request = new Request(forwarded ?? raw.url, init);
+  if (FORBIDDEN_METHODS.has(method)) return raw;
+  const request = new Request(source.url, init);
   // An invalid Host refused by withA2ARequestErrors (./node-server.ts) stays refused.
   return carryRefusal(raw, request);
 }
 
-const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 function drainOnCancel(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {

@@ -1,6 +1,11 @@
+// @a2a/hono/node-server, Node only: `@hono/node-server` answers a request it cannot make a URL of (a Host such as
+// `[::1`, `OPTIONS *`) with an empty 400 before the app runs; this entry turns such a request into a Fetch `Request`
+// through core's Node bridge (`@a2a/core/node`: `toWebRequest`) carrying the refusal from `@a2a/core/adapter`
+// (`requestRefusal`), and hands it to the app, where @a2a/hono answers it the A2A way. Tests: packages/hono/test/
+// (`conformance.test.ts` serves through it: the adversarial suite's Host and target cases); `npx vitest run packages/hono`.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { A2AError } from '@a2a/core';
+import { requestRefusal } from '@a2a/core/adapter';
 import { toWebRequest } from '@a2a/core/node';
 import { getRequestListener, RequestError, type serve } from '@hono/node-server';
 
@@ -27,13 +32,8 @@ export function withA2ARequestErrors<O extends A2AServeOptions>(options: O): O {
       return options.errorHandler ? options.errorHandler(error) : undefined;
     const { req, res } = store;
     const path = req.url?.startsWith('/') ? req.url : '/';
-    const what = /host/i.test(error.message)
-      ? 'the Host header is not a valid host'
-      : 'the request target is not valid';
-    const request = toWebRequest(req, res, {
-      url: `http://invalid.invalid${path}`,
-      refusal: new A2AError('BadRequest', `Invalid request: ${what}`),
-    });
+    const refusal = requestRefusal(/host/i.test(error.message) ? 'host' : 'target');
+    const request = toWebRequest(req, res, { url: `http://invalid.invalid${path}`, refusal });
     try {
       return (await fetch(request, { incoming: req, outgoing: res })) as Response; // Hono's fetch answers a Response
     } catch {

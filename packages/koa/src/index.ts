@@ -1,8 +1,12 @@
+// @a2a/koa, the Koa 2/3 adapter: Koa's `ctx` ⇄ a Fetch `Request`/`Response` for the handler, through core's Node
+// bridge (`@a2a/core/node`: `nodeWebRequest`, and `nodeResponseBody`/`responseHeaders` for the answers Koa sends, or
+// `writeNodeResponse` for event streams); its setup checks come from `@a2a/core/adapter`. `requestSource` gathers what
+// the bridge needs from `ctx` (the public URL, what the body parser left or the error it raised). Tests:
+// packages/koa/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/koa`.
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
-import { basePathUnderPrefix } from '@a2a/core/adapter';
+import { basePathUnderPrefix, checkMountable, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {
-  checkMountable,
   joinRequestUrl,
   nodeResponseBody,
   nodeWebRequest,
@@ -66,13 +70,7 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
       await next();
     };
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await notOurs());
-    const request = nodeWebRequest(ctx.req, ctx.res, {
-      url: joinRequestUrl(ctx.protocol, ctx.host, ctx.originalUrl),
-      // the exact bytes a body parser kept
-      rawBody: bodyError === undefined ? (ctx.request as BodyParsed).rawBody : undefined,
-      parsedBody: (ctx.request as BodyParsed).body,
-      bodyError,
-    });
+    const request = nodeWebRequest(ctx.req, ctx.res, requestSource(ctx, bodyError));
     const context = (await options.context?.(ctx)) ?? {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
     if (!response) return void (await notOurs());
@@ -89,5 +87,20 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
     if (content instanceof Readable) (ctx as { compress?: boolean }).compress = false; // koa-compress would hold events back
     // A HEAD answer has no body: leave ctx.body unset, as Koa 2 would turn a null one into 204.
     if (content != null || ctx.method !== 'HEAD') ctx.body = content;
+  };
+}
+
+/**
+ * What core's bridge needs from Koa's `ctx`: the public URL (`app.proxy` decides, through `ctx.protocol`/`ctx.host`),
+ * and the body as a parser left it on `ctx.request`: the exact bytes it kept, its parsed value, or the error it raised
+ * (kept by `keepBodyError`; then its bytes are not the body).
+ */
+function requestSource(ctx: KoaContext, bodyError: unknown): ToWebRequestOptions {
+  const parsed = ctx.request as BodyParsed;
+  return {
+    url: joinRequestUrl(ctx.protocol, ctx.host, ctx.originalUrl),
+    rawBody: bodyError === undefined ? parsed.rawBody : undefined,
+    parsedBody: parsed.body,
+    bodyError,
   };
 }

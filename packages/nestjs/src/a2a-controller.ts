@@ -1,3 +1,6 @@
+// @a2a/nestjs: the controller answering every method at the module's `path` and below, so Nest's guards,
+// interceptors and filters run first; each request goes to core through serve.ts (`serveA2A`). Tests:
+// packages/nestjs/test/conformance.test.ts and module.test.ts; `npx vitest run packages/nestjs`.
 import type { MountableHandler } from '@a2a/core';
 import { All, Controller, Inject, Next, Req, Res, SetMetadata, type Type, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';

@@ -1,6 +1,8 @@
+// @a2a/nestjs: `A2AModule` (`forRoot`, `forRootAsync`): the handler as a provider (made from the options, or given,
+// checked with `checkMountable` from `@a2a/core/adapter`), the controller, the platform hooks at init, the handler
+// closed at shutdown. Tests: packages/nestjs/test/module.test.ts; `npx vitest run packages/nestjs`.
 import { createA2AHandler, type MountableHandler } from '@a2a/core';
-import { basePathUnderPrefix } from '@a2a/core/adapter';
-import { checkMountable } from '@a2a/core/node';
+import { basePathUnderPrefix, checkMountable } from '@a2a/core/adapter';
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { A2A_HANDLER, A2A_OPTIONS, a2aController } from './a2a-controller.js';

@@ -1,3 +1,6 @@
+// @a2a/nestjs: the module's options (the handler's, or a handler; the `context` hook; `trustProxy`; the routes' path
+// and guards) and the default caller, `callerFromUser`. No translation here; serve.ts does it. Tests:
+// packages/nestjs/test/module.test.ts and context-types.test-d.ts; `npx vitest run packages/nestjs`.
 import type { A2AHandlerOptions, A2ARequestContext, MountableHandler } from '@a2a/core';
 import type { CanActivate, InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
 

@@ -1,3 +1,7 @@
+// @a2a/nestjs: what each platform does to a request before any route runs, made right for the A2A routes: on
+// Express, body-parser and router errors reach core (`isBodyParserError` from `@a2a/core/node`); on Fastify, the A2A
+// routes' bodies are left unparsed for core to read. Installed by a2a-module.ts at init. Tests:
+// packages/nestjs/test/conformance.test.ts (the suite's parser and bad-input cases, both platforms).
 import type { IncomingMessage } from 'node:http';
 import { isBodyParserError } from '@a2a/core/node';
 

@@ -1,6 +1,13 @@
+// @a2a/nestjs: one request through core, on either platform. The platform's request and reply (Express's own, or
+// Fastify's wrappers around Node's) ⇄ a Fetch `Request`/`Response` for the handler, through core's Node bridge
+// (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`); `requestSource` gathers what the bridge needs. Called by
+// the controller (a2a-controller.ts) and the Express parser-error hook (a2a-module.ts, platform-hooks.ts). Tests:
+// packages/nestjs/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite on both platforms); `npx vitest run
+// packages/nestjs`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MountableHandler } from '@a2a/core';
-import { nodeWebRequest, requestUrl, writeNodeResponse } from '@a2a/core/node';
+import type { ToWebRequestOptions } from '@a2a/core/adapter';
+import { nodeWebRequest, parserLeftovers, requestUrl, writeNodeResponse } from '@a2a/core/node';
 import { type A2AModuleOptions, type A2ANestRequest, callerFromUser } from './options.js';
 
 /** The platform's request and reply as a route handler gets them (Express: Node's own; Fastify: wrappers). */
@@ -30,18 +37,32 @@ export async function serveA2A(
 ): Promise<boolean> {
   const raw = req.raw ?? (req as unknown as IncomingMessage);
   const res = reply.raw ?? (reply as unknown as ServerResponse);
-  const url = requestUrl(raw, options.trustProxy === true);
-  const source = { url, rawBody: req.rawBody, parsedBody: req.body, bodyError: parserError?.error };
+  const source = requestSource(req, raw, options, parserError?.error);
   const request = nodeWebRequest(raw, res, source);
   const context = (await (options.context ?? defaultContext)(req)) ?? {};
   const response = await handler.handle(request, {
-    pathname: mountRelative(url, parserError?.mountPath ?? routePrefix(req)),
+    pathname: mountRelative(source.url, parserError?.mountPath ?? routePrefix(req)),
     context,
   });
   if (!response) return false;
   reply.hijack?.();
   await writeNodeResponse(res, response);
   return true;
+}
+
+/**
+ * What core's bridge needs from the platform's request: the public URL (from Node's request, X-Forwarded-* with
+ * `trustProxy`), and the body as the platform's parser left it: the raw bytes kept (`rawBody: true` on Nest's
+ * Express platform), else its parsed value, or the error it raised (Express); untouched when none ran (Fastify's
+ * A2A routes leave it unparsed, platform-hooks.ts).
+ */
+function requestSource(
+  req: PlatformRequest,
+  raw: IncomingMessage,
+  options: A2AModuleOptions,
+  bodyError: unknown,
+): ToWebRequestOptions & { url: string } {
+  return { url: requestUrl(raw, options.trustProxy === true), ...parserLeftovers(req), bodyError };
 }
 
 const defaultContext = (req: A2ANestRequest) => callerFromUser(req.user);

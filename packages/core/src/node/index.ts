@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkMountable } from '../http/check-mountable.js';
 import type { A2ARequestContext, MountableHandler } from '../http/mountable-handler.js';
 import { nodeWebRequest } from './node-web-request.js';
+import { parserLeftovers } from './web-request-options.js';
 import { writeNodeResponse } from './write-node-response.js';
 
 export { checkMountable } from '../http/check-mountable.js';
@@ -13,7 +14,7 @@ export { type AddressResolver, createGuardedFetch, createNodePushSender, nodeHos
 export { joinRequestUrl, requestUrl } from './request-target.js';
 export { nodeResponseBody } from './response-body.js';
 export { toWebRequest } from './to-web-request.js';
-export type { ToWebRequestOptions } from './web-request-options.js';
+export { parserLeftovers, type ToWebRequestOptions } from './web-request-options.js';
 export { writeNodeResponse } from './write-node-response.js';
 
 export interface NodeHandlerOptions {
@@ -32,7 +33,7 @@ export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOpt
   return async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     try {
       const trustProxy = options.trustProxy ?? false;
-      const request = nodeWebRequest(req, res, { trustProxy, ...parsedBy(req) });
+      const request = nodeWebRequest(req, res, { trustProxy, ...parserLeftovers(req) });
       const context = (await options.context?.(req)) ?? {};
       // Under a connect-style mount, `req.url` is the path relative to the mount point.
       const mounted = (req as { originalUrl?: string }).originalUrl !== undefined;
@@ -51,10 +52,4 @@ export function createNodeHandler(a2a: MountableHandler, options: NodeHandlerOpt
       res.end();
     }
   };
-}
-
-/** What a connect-style body parser left on the request (`rawBody` from verify hooks, `body` from the parser). */
-function parsedBy(req: IncomingMessage): { rawBody?: unknown; parsedBody?: unknown } {
-  const { rawBody, body } = req as { rawBody?: unknown; body?: unknown };
-  return { rawBody, parsedBody: body };
 }

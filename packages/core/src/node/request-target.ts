@@ -5,6 +5,21 @@ import { parseRequestUrl } from '../http/request-url.js';
 /** Methods Fetch's `Request` refuses (it throws on them); the bridge serves them through its view, without a body. */
 export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
+/**
+ * The refusal a bridge hands the handler (`ToWebRequestOptions.refusal`) for a request it cannot serve as sent: a Host
+ * header that names no host, a path the framework's router cannot decode (`%zz`), a target that makes no URL
+ * (`OPTIONS *`). The handler answers it (400, in its wire's error shape) on its own paths and runs nothing.
+ */
+export function requestRefusal(what: 'host' | 'path' | 'target'): A2AError {
+  return new A2AError('BadRequest', `Invalid request: ${REFUSED[what]}`);
+}
+
+const REFUSED = {
+  host: 'the Host header is not a valid host',
+  path: 'the request path is not valid',
+  target: 'the request target is not valid',
+} as const;
+
 export interface RequestTarget {
   url: string;
   /** Set when the Host (or the whole URL) could not be parsed: the handler answers it with 400 on its paths. */
@@ -22,7 +37,7 @@ export function requestTarget(url: string): RequestTarget {
   if (parses(slash < 0 ? `${url}/` : `${url.slice(0, slash)}/`)) return { url };
   const path = slash < 0 ? '/' : url.slice(slash);
   const standIn = parses(`http://invalid.invalid${path}`) ? `http://invalid.invalid${path}` : 'http://invalid.invalid/';
-  return { url: standIn, refusal: new A2AError('BadRequest', 'Invalid request: the Host header is not a valid host') };
+  return { url: standIn, refusal: requestRefusal('host') };
 }
 
 function parses(url: string): boolean {

@@ -32,6 +32,16 @@ export interface ToWebRequestOptions {
   refusal?: A2AError | undefined;
 }
 
+/**
+ * What a body parser left on the object it parses into (connect-style `req`, Koa's `ctx.request`, Fastify's or Nest's
+ * request): `rawBody`, the bytes a `verify` hook (or a raw-body plugin) kept, and `body`, the parser's value. The
+ * bridge takes the first it can use (see {@link ToWebRequestOptions}).
+ */
+export function parserLeftovers(parsedInto: object): Pick<ToWebRequestOptions, 'rawBody' | 'parsedBody'> {
+  const { rawBody, body } = parsedInto as { rawBody?: unknown; body?: unknown };
+  return { rawBody, parsedBody: body };
+}
+
 /** The kept raw body when it is one (a string or bytes). */
 export function keptRawBody(options: ToWebRequestOptions): Uint8Array | string | undefined {
   const raw = options.rawBody;
