@@ -26,8 +26,9 @@ export interface ToWebRequestOptions {
    */
   bodyError?: unknown;
   /**
-   * The host refused the request as sent (Hapi: a path it cannot decode): the handler answers this error on its own
-   * paths, as for an invalid Host, without running anything, and leaves other paths to the host.
+   * The host refused the request as sent (a path its router cannot decode, a target it cannot make a URL of: see
+   * `requestRefusal`): the handler answers this error on its own paths, as for an invalid Host, without running
+   * anything, and leaves other paths to the host.
    */
   refusal?: A2AError | undefined;
 }
