@@ -14,7 +14,7 @@ const list = (name: string, fallback: string) =>
     .split(',')
     .filter(Boolean);
 const options = {
-  adapters: list('adapters', 'node,express,koa,hapi,fastify,hono,hono-bun,hono-deno,nestjs,sdk'),
+  adapters: list('adapters', 'node,node+compat,express,koa,hapi,fastify,hono,hono-bun,hono-deno,nestjs,sdk'),
   scenarios: list('scenarios', 'card,send,stream,compat,grpc-send'),
   memoryAdapters: list('memory-adapters', 'express'),
   duration: numberArg(args, 'duration', 3),
