@@ -112,6 +112,7 @@ export async function runV03Scenarios(origin: string, transport: V03Transport): 
 
   keep('get/full', await client.get(note.id));
   keep('get/history-1', await client.get(note.id, 1));
+  keep('get/history-0', await client.get(note.id, 0));
   keep('whoami', await client.send(message('whoami')));
 
   const seen: StreamEvent[] = [];
@@ -130,6 +131,16 @@ export async function runV03Scenarios(origin: string, transport: V03Transport): 
   keep('input-required/ask', asked);
   keep('input-required/continue', await client.send(message('formal', asked.id, asked.contextId)));
   keep('input-required/get', await client.get(asked.id));
+
+  const events = async (params: MessageSendParams) => {
+    const seen: StreamEvent[] = [];
+    for await (const event of client.stream(params)) seen.push(event);
+    return seen;
+  };
+  const streamedAsk = await events(message('ask in a stream'));
+  keep('input-required/stream-ask', streamedAsk);
+  const [first] = streamedAsk as Task[];
+  keep('input-required/stream-continue', await outcome(() => events(message('casual', first?.id, first?.contextId))));
 
   keep('resubscribe', await resubscribe(client));
   keep('error/agent-throws', await outcome(() => client.send(message('crash now'))));

@@ -86,6 +86,7 @@ export async function runScenarios(origin: string, transport: Transport): Promis
 
   keep('get/full', json.task(await client.getTask({ tenant: '', id: taskId, historyLength: undefined })));
   keep('get/history-1', json.task(await client.getTask({ tenant: '', id: taskId, historyLength: 1 })));
+  keep('get/history-0', json.task(await client.getTask({ tenant: '', id: taskId, historyLength: 0 })));
 
   // A second task in the first one's context: the list, filtered by that context, holds both, newest first.
   // Sorted by their first message: the fixture stamps every status alike, and the SDK orders equal timestamps by
@@ -120,6 +121,18 @@ export async function runScenarios(origin: string, transport: Transport): Promis
   const askedId = 'id' in asked ? asked.id : '';
   keep('input-required/continue', json.result(await client.sendMessage(send('formal', askedId, asked.contextId))));
   keep('input-required/get', json.task(await client.getTask({ tenant: '', id: askedId, historyLength: undefined })));
+
+  // The same over streams: the first ends at INPUT_REQUIRED, the second continues the task to COMPLETED.
+  const events = async (value: string, id = '', context = '') => {
+    const seen: unknown[] = [];
+    for await (const event of client.sendMessageStream(send(value, id, context))) seen.push(json.event(event));
+    return seen;
+  };
+  const streamedAsk = await events('ask in a stream');
+  keep('input-required/stream-ask', streamedAsk);
+  const [first] = streamedAsk as { task?: { id: string; contextId: string } }[];
+  const continued = () => events('casual', first?.task?.id, first?.task?.contextId);
+  keep('input-required/stream-continue', await outcome(continued));
 
   keep('resubscribe', await resubscribe(client));
 

@@ -23,6 +23,11 @@ const REFUSED = { refused: 'UnsupportedOperation' };
 const FAILED_TEXT = /^(Agent failed|Agent execution error): /;
 const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 const isTextPlain = (v: unknown) => v === 'text/plain';
+/** A stream whose first event is the task (ProtoJSON `{ task }` or v0.3 `{ kind: 'task' }`) in `state`. */
+const startsWithTask = (events: unknown, state: string) => {
+  const [first] = Array.isArray(events) ? events : [];
+  return (first?.task?.status?.state ?? (first?.kind === 'task' ? first.status?.state : undefined)) === state;
+};
 
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
@@ -118,6 +123,37 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     why: "The engine's own messages: they name the state (TASK_STATE_COMPLETED) where the SDK prints its enum number. The error type is compared.",
     steps: /(error\/(cancel|send-to|subscribe)-finished|push\/get-deleted)$/,
     erase: (result) => rewrite(result, [], 'message', '<message>'),
+  },
+  {
+    what: 'v0.3, GetTask with historyLength 0: SDK 0.3.14 answers the whole history (`history.slice(-0)`), ours none.',
+    why: 'An SDK 0.3.14 bug: 0 asks for no messages (SDK 1.x answers none too).',
+    steps: /^0\.3 [^:]*: get\/history-0$/,
+    erase: (result, side) => {
+      const task = result as Record<string, unknown>;
+      const history = task.history as unknown[] | undefined;
+      if (side === 'sdk' ? !history?.length : history?.length) return false;
+      task.history = '<history>';
+      return true;
+    },
+  },
+  {
+    what: "SDK 1.x, a stream that continues an input-required task whose executor publishes no Task first: the SDK refuses the stream (UnsupportedOperation: 'Received statusUpdate before initial Message/Task event'); ours streams the task as stored, then the executor's events.",
+    why: "Ours has the task whatever the executor publishes, and every task stream starts with it; the SDK builds it from the executor's events. The same continuation is compared with SDK 0.3.14 (below) and, blocking, with SDK 1.x.",
+    steps: /^(1\.x|0\.3-via-1\.x) [^:]*: input-required\/stream-continue$/,
+    erase: (result, side) => {
+      const continued =
+        side === 'sdk'
+          ? !Array.isArray(result) && String((result as Record<string, unknown>).message).includes('before initial')
+          : startsWithTask(result, 'TASK_STATE_INPUT_REQUIRED');
+      return continued && { replace: 'refused by SDK 1.x' };
+    },
+  },
+  {
+    what: "v0.3, a stream that continues an input-required task whose executor publishes no Task first: SDK 0.3.14 starts with the executor's first status update, ours with the task as stored.",
+    why: "Every task stream of ours starts with the task (the spec's first event).",
+    steps: /^0\.3 [^:]*: input-required\/stream-continue$/,
+    erase: (result, side) =>
+      side === 'ours' && startsWithTask(result, 'input-required') && (result as unknown[]).splice(0, 1).length > 0,
   },
   {
     what: 'v0.3, GetTask without historyLength: SDK 0.3.14 answers `history: []`, ours the whole history.',
