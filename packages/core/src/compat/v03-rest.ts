@@ -173,17 +173,34 @@ export function matchV03Rest(method: string, path: string): V03RestMatch | undef
  */
 export type V03RestStreamFrames = 'proto' | 'json';
 
-/** Serves one v0.3 REST request through the v0.3 method table. Never throws. */
-export function createV03RestServer(options: { streamFrames?: V03RestStreamFrames } = {}) {
-  const legacy = new LegacyMethods();
-  const bareFrames = options.streamFrames === 'json';
-  return async (
+/** The settings a v0.3 REST request is served with (those of the v1.0 routes). */
+export type V03RestSettings = StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit };
+
+/**
+ * The v0.3 REST wire, made by the handler when a request first needs it (`handler/lazy-wires.ts`): its routes
+ * (`match`) and the server that answers them (`serve`) through the v0.3 method table.
+ */
+export class V03RestServer {
+  readonly #legacy = new LegacyMethods();
+  readonly #bareFrames: boolean;
+
+  constructor(options: { streamFrames?: V03RestStreamFrames } = {}) {
+    this.#bareFrames = options.streamFrames === 'json';
+  }
+
+  /** The v0.3 REST route for a method and a path relative to the mount point, if the path is one. */
+  match(method: string, path: string): V03RestMatch | undefined {
+    return matchV03Rest(method, path);
+  }
+
+  /** Serves one v0.3 REST request through the v0.3 method table. Never throws. */
+  async serve(
     request: Request,
     url: RequestUrl,
     match: V03RestMatch,
     env: OperationEnv,
-    settings: StreamSettings & { maxBodyBytes: number; maxJsonDepth: number; headers: HeaderInit },
-  ): Promise<Response> => {
+    settings: V03RestSettings,
+  ): Promise<Response> {
     const headers = settings.headers;
     try {
       if ('allowed' in match) {
@@ -207,7 +224,7 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
         return jsonResponse(await route.run?.(url.searchParams, env), 200, headers);
       }
       const { method, params: callParams } = route.call(params, body, url.searchParams);
-      const result = await legacy.run(method, callParams, env, '0.3');
+      const result = await this.#legacy.run(method, callParams, env, '0.3');
       if (result.kind === 'unary') {
         const out = route.out ? route.out(result.result) : result.result;
         return jsonResponse(out, 200, headers);
@@ -218,7 +235,7 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
           earlyErrors: 'json' as const, // REST clients read the HTTP status
           frame: (event: StreamResponse) => {
             const frame = result.frame(event) as V03StreamResult;
-            return JSON.stringify(bareFrames ? frame : resultToProto(frame));
+            return JSON.stringify(this.#bareFrames ? frame : resultToProto(frame));
           },
           errorJson: v03RestErrorBody,
           earlyError: (error: A2AError) => errorResponse(error, headers),
@@ -231,5 +248,5 @@ export function createV03RestServer(options: { streamFrames?: V03RestStreamFrame
       const challenge = a2a.type === 'Unauthenticated' ? { 'www-authenticate': challenges(env.handler.agentCard) } : {};
       return errorResponse(a2a, { ...headers, ...challenge });
     }
-  };
+  }
 }

@@ -7,7 +7,7 @@ import { isJsonContentType } from '../http/body.js';
 import { forwardedOrigin } from '../http/forwarded-origin.js';
 import { healthCheck } from '../http/health.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../http/json-depth.js';
-import { peekJsonRpcId, serveJsonRpc } from '../http/json-rpc.js';
+import { type JsonRpcVersionRouter, peekJsonRpcId, serveJsonRpc } from '../http/json-rpc.js';
 import type { A2ARequestContext, HandleOptions, HandlerMount, MountableHandler } from '../http/mountable-handler.js';
 import { isPrepared, plainResponse, preparedRefusal, requestDisconnect } from '../http/prepared.js';
 import { parseRequestUrl, type RequestUrl } from '../http/request-url.js';
@@ -57,81 +57,155 @@ const CARD_PATH = '/.well-known/agent-card.json';
 
 /**
  * The whole A2A server as one Fetch-style handler: JSON-RPC, HTTP+JSON, the agent card and SSE. The composition
- * root: it resolves the options, makes the engine, the cards and the wires, and answers what `matchRoute` finds.
+ * root: `HandlerRuntime` resolves the options, makes the engine, the cards and the wires, and answers what
+ * `matchRoute` finds; this is its public face.
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
-  const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
-  for (const warning of unknownOptionWarnings(options, OPTION_NAMES)) engine.log.warn(warning);
-  const basePath = checkBasePath(options.basePath);
-  const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
-  const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
-  const trustProxy = options.trustProxy === true;
-  const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
-  const cardPath = options.routes?.agentCard ?? CARD_PATH;
-  const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
-  const healthOptions = options.health === true ? {} : options.health || undefined;
-  const health = healthOptions && healthCheck(engine, healthOptions);
-  const settings = {
-    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
-    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
-    keepAliveMs: options.keepAliveMs ?? 15_000,
-    earlyErrors: options.earlyStreamErrors ?? 'json',
-    onError,
-  } as const;
-  const policy: VersionPolicy = {
-    legacy: options.legacyVersions ?? true,
-    strictVersionHeader: options.strictVersionHeader ?? false,
+  const runtime = new HandlerRuntime(options);
+  return {
+    handle: (request, handleOptions) => runtime.handle(request, handleOptions),
+    fetch: (request, handleOptions) => runtime.fetch(request, handleOptions),
+    requestHandler: runtime.engine,
+    agentCard: (baseUrl) => runtime.agentCard(baseUrl),
+    publishCard: (card, baseUrl = options.publicUrl) => runtime.publishCard(baseUrl)(card),
+    addInterface: (agentInterface) => runtime.addInterface(agentInterface),
+    mount: runtime.mount,
+    close: (closeOptions) => runtime.close(closeOptions),
   };
-  const versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
-  const lazy = new LazyWires({
-    dialects: checkDialects(options.dialects),
-    v03RestStreamFrames: options.v03RestStreamFrames ?? 'proto',
-  });
-  // With a base path, the well-known documents are also at the origin root, where clients look (RFC 8615).
-  const rootPaths = new Set(basePath ? [cardPath, ...(policy.legacy ? [LEGACY_CARD_PATH] : []), jwksPath] : []);
-  const table: RouteTable = {
-    basePath,
-    rootPaths,
-    jsonRpcPath,
-    restPath,
-    cardPath,
-    jwksPath,
-    healthPath: healthOptions && (healthOptions.path ?? '/healthz'),
-    legacy: policy.legacy,
-    extendedCard: Boolean(engine.capabilities.extendedAgentCard),
-  };
-  const mount: HandlerMount = { basePath, rootPaths: [...rootPaths] };
-  const declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
+}
 
-  const extraInterfaces: AgentInterface[] = [];
-  const publishCard = cardPublisher({
-    base: engine.agentCard,
-    jsonRpcPath,
-    restPath,
-    legacy: policy.legacy,
-    extra: () => extraInterfaces,
-  });
-  const agentCard = (baseUrl: string) => publishCard(baseUrl)(engine.agentCard);
-  const cards = new VersionedCardRoutes(agentCard, {
-    maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
-    headerless: policy.legacy ? (options.headerlessCard ?? 'superset') : 'v1',
-    signing: options.signAgentCard,
-    jwksUrl: (baseUrl) => joinUrl(baseUrl, jwksPath),
-  });
+/**
+ * One handler: what `createA2AHandler` resolved from its options, and the request path as methods, in order:
+ * `handle` → `route` (`locate`, `matchRoute`, then the card, JWKS and health answers) → `operation` (telemetry) →
+ * `serve` (version, content type, caller, auth, then the binding by `route.wire`); `fail` answers a refusal in the
+ * wire's error shape.
+ */
+class HandlerRuntime {
+  readonly engine: A2ARequestHandler;
+  readonly mount: HandlerMount;
+  /** The public card's interfaces and defaults filled in for a base URL (`cardPublisher`). */
+  readonly publishCard: ReturnType<typeof cardPublisher>;
+  private readonly publicUrl: string | undefined;
+  private readonly trustProxy: boolean;
+  private readonly contextHook: A2AHandlerOptions['context'];
+  private readonly onError: (error: unknown) => void;
+  private readonly settings: HandlerSettings;
+  private readonly policy: VersionPolicy;
+  private readonly versionRouter: ((requested: string | undefined) => JsonRpcVersionRouter) | undefined;
+  private readonly lazy: LazyWires;
+  private readonly table: RouteTable;
+  private readonly health: ReturnType<typeof healthCheck> | undefined;
+  private readonly declaredExtensions: ReadonlySet<string>;
+  private readonly extraInterfaces: AgentInterface[] = [];
+  private readonly cards: VersionedCardRoutes;
 
-  // Our Node bridge reads the lazy responses' body beside them; every other host gets plain Responses.
-  async function handle(request: Request, handleOptions?: HandleOptions): Promise<Response | undefined> {
-    const response = await route(request, handleOptions);
+  constructor(options: A2AHandlerOptions) {
+    const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
+    this.engine = engine;
+    for (const warning of unknownOptionWarnings(options, OPTION_NAMES)) engine.log.warn(warning);
+    const basePath = checkBasePath(options.basePath);
+    const onError = options.onError ?? ((e: unknown) => engine.log.error(e));
+    this.onError = onError;
+    this.publicUrl = options.publicUrl;
+    this.contextHook = options.context;
+    const jsonRpcPath = options.routes?.jsonRpc === undefined ? '/' : options.routes.jsonRpc;
+    this.trustProxy = options.trustProxy === true;
+    const restPath = options.routes?.rest === undefined ? '' : options.routes.rest;
+    const cardPath = options.routes?.agentCard ?? CARD_PATH;
+    const jwksPath = options.routes?.jwks ?? '/.well-known/jwks.json';
+    const healthOptions = options.health === true ? {} : options.health || undefined;
+    this.health = healthOptions && healthCheck(engine, healthOptions);
+    this.settings = {
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      keepAliveMs: options.keepAliveMs ?? 15_000,
+      earlyErrors: options.earlyStreamErrors ?? 'json',
+    };
+    const policy: VersionPolicy = {
+      legacy: options.legacyVersions ?? true,
+      strictVersionHeader: options.strictVersionHeader ?? false,
+    };
+    this.policy = policy;
+    this.versionRouter = policy.legacy ? createJsonRpcVersionRouter(policy) : undefined;
+    this.lazy = new LazyWires({
+      dialects: checkDialects(options.dialects),
+      v03RestStreamFrames: options.v03RestStreamFrames ?? 'proto',
+    });
+    // With a base path, the well-known documents are also at the origin root, where clients look (RFC 8615).
+    const rootPaths = new Set(basePath ? [cardPath, ...(policy.legacy ? [LEGACY_CARD_PATH] : []), jwksPath] : []);
+    this.table = {
+      basePath,
+      rootPaths,
+      jsonRpcPath,
+      restPath,
+      cardPath,
+      jwksPath,
+      healthPath: healthOptions && (healthOptions.path ?? '/healthz'),
+      legacy: policy.legacy,
+      extendedCard: Boolean(engine.capabilities.extendedAgentCard),
+    };
+    this.mount = { basePath, rootPaths: [...rootPaths] };
+    this.declaredExtensions = new Set((engine.capabilities.extensions ?? []).map((e) => e.uri));
+
+    this.publishCard = cardPublisher({
+      base: engine.agentCard,
+      jsonRpcPath,
+      restPath,
+      legacy: policy.legacy,
+      extra: () => this.extraInterfaces,
+    });
+    this.cards = new VersionedCardRoutes((baseUrl) => this.agentCard(baseUrl), {
+      maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
+      headerless: policy.legacy ? (options.headerlessCard ?? 'superset') : 'v1',
+      signing: options.signAgentCard,
+      jwksUrl: (baseUrl) => joinUrl(baseUrl, jwksPath),
+    });
+  }
+
+  /** The public card as served for a base URL. */
+  agentCard(baseUrl: string): AgentCard {
+    return this.publishCard(baseUrl)(this.engine.agentCard);
+  }
+
+  /** Lists an interface served beside this handler in the served cards; returns the function that removes it. */
+  addInterface(agentInterface: AgentInterface): () => void {
+    const { extraInterfaces, cards } = this;
+    extraInterfaces.push(agentInterface);
+    cards.invalidate();
+    return () => {
+      const at = extraInterfaces.indexOf(agentInterface);
+      if (at < 0) return;
+      extraInterfaces.splice(at, 1);
+      cards.invalidate();
+    };
+  }
+
+  close(closeOptions?: CloseOptions): Promise<void> {
+    this.lazy.close();
+    return this.engine.close(closeOptions);
+  }
+
+  /** `handle` with 404 instead of `undefined`, for Fetch-native hosts. */
+  async fetch(request: Request, handleOptions?: HandleOptions): Promise<Response> {
+    return (await this.handle(request, handleOptions)) ?? new Response('Not Found', { status: 404 });
+  }
+
+  /** A request answered, or `undefined` when it is not one of ours. */
+  async handle(request: Request, handleOptions?: HandleOptions): Promise<Response | undefined> {
+    const response = await this.route(request, handleOptions);
+    // Our Node bridge reads the lazy responses' body beside them; every other host gets plain Responses.
     return response && !isPrepared(request) ? plainResponse(response) : response;
   }
 
-  async function route(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
+  /** Places the request (`locate`), matches it (`matchRoute`) and answers the match. */
+  private async route(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
+    const { table, lazy } = this;
     const url = parseRequestUrl(request.url);
     const method = request.method;
     const located = locate(table, method, url.pathname, handleOptions.pathname);
     if (!located) return undefined;
-    const origin = (trustProxy && forwardedOrigin(request.headers, url.origin)) || url.origin;
-    const baseUrl = options.publicUrl ?? `${origin}${located.prefix}`;
+    const origin = (this.trustProxy && forwardedOrigin(request.headers, url.origin)) || url.origin;
+    const baseUrl = this.publicUrl ?? `${origin}${located.prefix}`;
     const version = requestedVersion(request, url);
     // The bridge could not read the request as sent (an invalid Host): refused on our paths, others left to the host.
     const refused = preparedRefusal(request);
@@ -147,45 +221,41 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
           await lazy.load(match.wire);
           continue;
         case 'health':
-          return health?.(method);
+          return this.health?.(method);
         case 'not-allowed':
           return statusErrorResponse(
             new A2AError('MethodNotAllowed', `Method ${method} not allowed here`),
             { allow: match.allow },
             match.rest ? restMediaType(request) : undefined,
           );
-        case 'card':
+        case 'card': {
           if (refused) return statusErrorResponse(refused);
+          const { cards } = this;
           return cards.serve(request, baseUrl, match.superset ? 'superset' : cards.variant(version, match.legacyPath));
+        }
         case 'jwks': {
           // The push signer's and the card signer's public keys.
           if (refused) return statusErrorResponse(refused);
-          const jwks = await cards.jwks(await engine.pushNotifications?.jwksResponse?.());
+          const jwks = await this.cards.jwks(await this.engine.pushNotifications?.jwksResponse?.());
           if (jwks) return jwks;
           routeRequest.skipJwks = true; // none to serve: the path is matched as any other
           continue;
         }
         case 'operation':
-          return operation(request, url, handleOptions, { route: match.route, version, baseUrl, refused });
+          return this.operation(request, url, handleOptions, { route: match.route, version, baseUrl, refused });
       }
     }
   }
 
   /** An A2A operation's route: refused, or served inside the request's telemetry. */
-  async function operation(
+  private async operation(
     request: Request,
     url: RequestUrl,
     handleOptions: HandleOptions,
-    matched: Omit<Matched, 'fail'> & { refused: A2AError | undefined },
+    matched: Matched,
   ): Promise<Response> {
     const { route } = matched;
-    const fail = async (error: A2AError, headers: HeaderInit = {}) =>
-      route.wire === 'jsonrpc'
-        ? jsonRpcErrorResponse(await peekJsonRpcId(request, settings.maxBodyBytes), error, headers)
-        : route.wire === 'dialect'
-          ? route.route.fail(error, headers)
-          : statusErrorResponse(error, headers, restMediaType(request));
-    if (matched.refused) return fail(matched.refused);
+    if (matched.refused) return this.fail(request, route, matched.refused);
     const telemetry = startRequestTelemetry({
       binding: route.wire === 'jsonrpc' ? 'JSONRPC' : 'HTTP+JSON',
       version: matched.version,
@@ -195,27 +265,27 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       path: url.pathname,
       origin: url.origin,
     });
-    const served = { route, version: matched.version, baseUrl: matched.baseUrl, fail };
-    if (!telemetry) return serve(request, url, handleOptions, undefined, served);
-    const response = await telemetry.run(() => serve(request, url, handleOptions, telemetry, served));
+    if (!telemetry) return this.serve(request, url, handleOptions, undefined, matched);
+    const response = await telemetry.run(() => this.serve(request, url, handleOptions, telemetry, matched));
     telemetry.finish(response);
     return response;
   }
 
-  /** One A2A operation on a matched route, answered (errors included). */
-  async function serve(
+  /** One A2A operation on a matched route, answered (errors included) by its wire's binding. */
+  private async serve(
     request: Request,
     url: RequestUrl,
     handleOptions: HandleOptions,
     telemetry: RequestTelemetry | undefined,
-    { route, version, baseUrl, fail }: Matched,
+    { route, version, baseUrl }: Matched,
   ): Promise<Response> {
+    const { engine, onError } = this;
     try {
       // Dialects and the v0.2 card have no A2A-Version of their own to check.
       if (route.wire !== 'dialect') {
         checkServedVersion(
           version,
-          policy,
+          this.policy,
           route.wire === 'jsonrpc' ? 'jsonrpc' : route.wire === 'v03-rest' ? 'rest-v0.3' : 'rest',
         );
       }
@@ -224,7 +294,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       }
       // The adapter's caller (the framework's auth) wins; the handler's own hook fills what it left out.
       const given = handleOptions.context ?? {};
-      const hooked = options.context && !given.user ? await options.context(request) : undefined;
+      const hooked = this.contextHook && !given.user ? await this.contextHook(request) : undefined;
       const context: A2ARequestContext = {
         user: given.user ?? hooked?.user,
         tenant: given.tenant ?? hooked?.tenant,
@@ -233,7 +303,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       authorize(engine.agentCard, context.user);
 
       const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
-      const activated = requested.filter((uri) => declaredExtensions.has(uri));
+      const activated = requested.filter((uri) => this.declaredExtensions.has(uri));
       // Read when the response is built: until then the executor may change the set (ctx.activateExtension).
       const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
       const call = new RequestCall(
@@ -247,9 +317,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         requestDisconnect(request), // the Node bridge's request view makes its signal on first read
         headers,
       );
-      const env: OperationEnv = { handler: engine, call, publishCard: publishCard(baseUrl), telemetry };
+      const env: OperationEnv = { handler: engine, call, publishCard: this.publishCard(baseUrl), telemetry };
       // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
-      const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = settings;
+      const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = this.settings;
+      const { lazy, versionRouter } = this;
       const versions = lazy.dialectRpc
         ? chainJsonRpcRouters([lazy.dialectRpc, versionRouter?.(version)])
         : versionRouter?.(version);
@@ -260,7 +331,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
         case 'rest':
           return await serveRest(request, url, route.match, env, routeSettings);
         case 'v03-rest':
-          return await route.serve(request, url, route.match, env, routeSettings);
+          return await route.server.serve(request, url, route.match, env, routeSettings);
         case 'dialect':
           return await route.route.serve(request, url, env, routeSettings);
       }
@@ -268,46 +339,48 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
       telemetry?.fail(error);
       if (!isA2AError(error)) {
         onError(error);
-        return fail(new A2AError('Internal', 'Internal error'));
+        return this.fail(request, route, new A2AError('Internal', 'Internal error'));
       }
       const headers: HeaderInit =
         error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(engine.agentCard) } : {};
-      return fail(error, headers);
+      return this.fail(request, route, error, headers);
     }
   }
 
-  return {
-    handle,
-    async fetch(request, handleOptions) {
-      return (await handle(request, handleOptions)) ?? new Response('Not Found', { status: 404 });
-    },
-    requestHandler: engine,
-    agentCard,
-    publishCard: (card, baseUrl = options.publicUrl) => publishCard(baseUrl)(card),
-    addInterface(agentInterface) {
-      extraInterfaces.push(agentInterface);
-      cards.invalidate();
-      return () => {
-        const at = extraInterfaces.indexOf(agentInterface);
-        if (at < 0) return;
-        extraInterfaces.splice(at, 1);
-        cards.invalidate();
-      };
-    },
-    mount,
-    close: (closeOptions) => {
-      lazy.close();
-      return engine.close(closeOptions);
-    },
-  };
+  /** A refused or failed operation, answered in its wire's error shape. */
+  private async fail(
+    request: Request,
+    route: OperationRoute,
+    error: A2AError,
+    headers: HeaderInit = {},
+  ): Promise<Response> {
+    switch (route.wire) {
+      case 'jsonrpc':
+        return jsonRpcErrorResponse(await peekJsonRpcId(request, this.settings.maxBodyBytes), error, headers);
+      case 'dialect':
+        return route.route.fail(error, headers);
+      case 'rest':
+      case 'v03-rest':
+        return statusErrorResponse(error, headers, restMediaType(request));
+    }
+  }
 }
 
-/** A matched operation as `serve` answers it. */
+/** The limits and stream settings every binding is served with. */
+interface HandlerSettings {
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  keepAliveMs: number;
+  earlyErrors: 'json' | 'event-stream';
+}
+
+/** A matched operation as `operation` and `serve` answer it. */
 interface Matched {
   route: OperationRoute;
   version: string | undefined;
   baseUrl: string;
-  fail: (error: A2AError, headers?: HeaderInit) => Promise<Response>;
+  /** The bridge's refusal of the request, answered instead of serving it. */
+  refused: A2AError | undefined;
 }
 
 const parseList = (header: string | null): string[] =>

@@ -42,11 +42,8 @@ export class LazyWires {
   async load(wire: Extract<RouteMatch, { kind: 'load' }>['wire']): Promise<void> {
     switch (wire) {
       case 'v03-rest': {
-        const { createV03RestServer, matchV03Rest } = await v03RestModule();
-        this.wires.v03Rest ??= {
-          match: matchV03Rest,
-          serve: createV03RestServer({ streamFrames: this.options.v03RestStreamFrames }),
-        };
+        const { V03RestServer } = await v03RestModule();
+        this.wires.v03Rest ??= new V03RestServer({ streamFrames: this.options.v03RestStreamFrames });
         return;
       }
       case 'v02-card': {

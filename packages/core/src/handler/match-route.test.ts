@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialect, DialectRoute } from '../compat/dialects/dialect.js';
 import { V02_EXTENDED_CARD_PATH } from '../compat/legacy-routes.js';
-import {
-  type LoadedWires,
-  locate,
-  matchRoute,
-  type RouteMatch,
-  type RouteTable,
-  type V03RestWire,
-} from './match-route.js';
+import { V03RestServer } from '../compat/v03-rest.js';
+import { type LoadedWires, locate, matchRoute, type RouteMatch, type RouteTable } from './match-route.js';
 
 const table = (over: Partial<RouteTable> = {}): RouteTable => ({
   basePath: '',
@@ -114,14 +108,10 @@ describe('matchRoute', () => {
       kind: 'operation',
       route: { wire: 'rest' },
     });
-    const serve: V03RestWire['serve'] = async () => new Response();
-    const v03Rest: V03RestWire = {
-      match: (_method, path) => (path === '/v1/message:send' ? { allowed: ['POST'] } : undefined),
-      serve,
-    };
+    const v03Rest = new V03RestServer();
     expect(match('GET', '/v1/message:send', { wires: loaded({ v03Rest }) })).toEqual({
       kind: 'operation',
-      route: { wire: 'v03-rest', match: { allowed: ['POST'] }, serve },
+      route: { wire: 'v03-rest', match: { allowed: ['POST'] }, server: v03Rest },
     });
     expect(match('GET', '/v1/other', { wires: loaded({ v03Rest }) })).toEqual({ kind: 'none' });
   });

@@ -1,6 +1,6 @@
 import { type Dialect, type DialectRoute, matchDialects } from '../compat/dialects/dialect.js';
 import { V02_EXTENDED_CARD_PATH } from '../compat/legacy-routes.js';
-import type { createV03RestServer, matchV03Rest, V03RestMatch } from '../compat/v03-rest.js';
+import type { V03RestMatch, V03RestServer } from '../compat/v03-rest.js';
 import { matchRest, type RestMatch } from '../http/rest.js';
 
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
@@ -25,15 +25,9 @@ export interface RouteTable {
   extendedCard: boolean;
 }
 
-/** v0.3 REST's routes, and the server that answers them. */
-export interface V03RestWire {
-  match: typeof matchV03Rest;
-  serve: ReturnType<typeof createV03RestServer>;
-}
-
 /** The wires that load at their first request: `undefined` until loaded (`dialects` only when some are configured). */
 export interface LoadedWires {
-  v03Rest: V03RestWire | undefined;
+  v03Rest: V03RestServer | undefined;
   dialects: readonly Dialect[] | undefined;
   v02Card: Dialect | undefined;
 }
@@ -60,7 +54,7 @@ export interface RouteRequest extends Located {
 export type OperationRoute =
   | { wire: 'jsonrpc' }
   | { wire: 'rest'; match: RestMatch }
-  | { wire: 'v03-rest'; match: V03RestMatch; serve: V03RestWire['serve'] }
+  | { wire: 'v03-rest'; match: V03RestMatch; server: V03RestServer }
   | { wire: 'dialect'; route: DialectRoute };
 
 export type RouteMatch =
@@ -150,8 +144,7 @@ export function matchRoute(table: RouteTable, wires: LoadedWires, request: Route
   }
 
   if (isJsonRpc) return JSON_RPC;
-  if (v03Wire && v03Match)
-    return { kind: 'operation', route: { wire: 'v03-rest', match: v03Match, serve: v03Wire.serve } };
+  if (v03Wire && v03Match) return { kind: 'operation', route: { wire: 'v03-rest', match: v03Match, server: v03Wire } };
   if (dialectRoute) return { kind: 'operation', route: { wire: 'dialect', route: dialectRoute } };
   if (!restCandidate) return NONE;
   if ('allowed' in restCandidate) {
