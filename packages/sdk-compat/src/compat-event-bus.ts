@@ -17,7 +17,7 @@ export class CompatEventBus<E> {
 
   publish(event: E): void {
     this.sink(event);
-    for (const listener of [...this.listeners.event]) listener(event);
+    if (this.listeners.event.size) for (const listener of [...this.listeners.event]) listener(event);
   }
 
   finished(): void {

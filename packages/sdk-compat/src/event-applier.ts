@@ -1,4 +1,13 @@
-import type { AgentContext, Artifact, Message, MessageContent, Task, TaskState, TaskStatus } from '@a2a/core';
+import type {
+  AgentContext,
+  Artifact,
+  ArtifactChunk,
+  Message,
+  MessageContent,
+  Task,
+  TaskState,
+  TaskStatus,
+} from '@a2a/core';
 
 /** An SDK event, already translated to v1.0 objects (each SDK generation has its own translation). */
 export type CompatEvent =
@@ -104,19 +113,16 @@ export class EventApplier {
   private applyArtifact(event: Extract<CompatEvent, { kind: 'artifact' }>): void {
     const { artifact } = event;
     this.artifactIds.add(artifact.artifactId);
-    this.track(
-      this.ctx.artifact({
-        artifactId: artifact.artifactId,
-        ...(artifact.name ? { name: artifact.name } : {}),
-        ...(artifact.description ? { description: artifact.description } : {}),
-        parts: artifact.parts,
-        ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
-        ...(artifact.extensions?.length ? { extensions: artifact.extensions } : {}),
-        ...(event.append ? { append: true } : {}),
-        ...(event.lastChunk ? { lastChunk: true } : {}),
-        ...(event.metadata && Object.keys(event.metadata).length ? { eventMetadata: event.metadata } : {}),
-      }),
-    );
+    // Field by field: a conditional spread per field costs a fresh hidden class per event (docs/performance.md).
+    const chunk: ArtifactChunk = { artifactId: artifact.artifactId, parts: artifact.parts };
+    if (artifact.name) chunk.name = artifact.name;
+    if (artifact.description) chunk.description = artifact.description;
+    if (artifact.metadata) chunk.metadata = artifact.metadata;
+    if (artifact.extensions?.length) chunk.extensions = artifact.extensions;
+    if (event.append) chunk.append = true;
+    if (event.lastChunk) chunk.lastChunk = true;
+    if (hasKeys(event.metadata)) chunk.eventMetadata = event.metadata;
+    this.track(this.ctx.artifact(chunk));
   }
 
   /** Waits for every helper called so far; rethrows the first failure. */
@@ -131,17 +137,18 @@ export class EventApplier {
    */
   private applyTask(task: Task): void {
     const { ctx } = this;
-    if (!this.created) {
-      // With its metadata, so the task's first snapshot (a stream's first event) is the task as published.
-      this.created = true;
-      this.track(hasKeys(task.metadata) ? ctx.setMetadata(task.metadata) : ctx.submit());
-    } else this.mergeMetadata(task.metadata);
-    for (const artifact of task.artifacts ?? []) {
-      if (this.artifactIds.has(artifact.artifactId)) continue;
-      this.apply({ kind: 'artifact', taskId: task.id, artifact });
-    }
+    const artifacts = (task.artifacts ?? []).filter((artifact) => !this.artifactIds.has(artifact.artifactId));
     const state = task.status?.state;
-    if (state && state !== 'TASK_STATE_SUBMITTED' && state !== this.state) this.applyStatus(task.status, undefined);
+    const changes = state && state !== 'TASK_STATE_SUBMITTED' && state !== this.state;
+    if (!this.created) {
+      // With its metadata, so the task's first snapshot (a stream's first event) is the task as published. Without
+      // any, the next helper creates the task: one store write fewer (docs/performance.md, "SDK executors…").
+      this.created = true;
+      if (hasKeys(task.metadata)) this.track(ctx.setMetadata(task.metadata));
+      else if (!artifacts.length && !changes) this.track(ctx.submit());
+    } else this.mergeMetadata(task.metadata);
+    for (const artifact of artifacts) this.apply({ kind: 'artifact', taskId: task.id, artifact });
+    if (changes) this.applyStatus(task.status, undefined);
   }
 
   private applyStatus(status: TaskStatus, metadata: Record<string, unknown> | undefined): void {

@@ -28,8 +28,11 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
       case 'message':
         return { kind: 'message', message: sdk.Message.toJSON(data as sdk.Message) as Message };
       case 'task':
-        return { kind: 'task', task: sdk.Task.toJSON(data as sdk.Task) as Task };
+        // Without its history: the history is the engine's to keep, and converting it is a message per event.
+        return { kind: 'task', task: sdk.Task.toJSON({ ...(data as sdk.Task), history: [] }) as Task };
       case 'statusUpdate': {
+        const fast = fastStatusUpdate(data as sdk.TaskStatusUpdateEvent);
+        if (fast) return fast;
         const update = sdk.TaskStatusUpdateEvent.toJSON(data as sdk.TaskStatusUpdateEvent) as {
           taskId?: string;
           status?: Task['status'];
@@ -40,6 +43,8 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
         return { kind: 'status', taskId, status, metadata, taskMetadata: metadata };
       }
       case 'artifactUpdate': {
+        const fast = fastArtifactUpdate(data as sdk.TaskArtifactUpdateEvent);
+        if (fast) return fast;
         const update = sdk.TaskArtifactUpdateEvent.toJSON(data as sdk.TaskArtifactUpdateEvent) as {
           taskId?: string;
           artifact?: Task['artifacts'] extends (infer A)[] | undefined ? A : never;
@@ -57,4 +62,54 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
   } catch (error) {
     return { kind: 'invalid', reason: `a '${String(kind)}' event could not be read (${(error as Error).message})` };
   }
+}
+
+// Fast paths for the events nearly every executor publishes: a status update without a message or metadata, an
+// artifact chunk of plain text parts. They build what the SDK's `toJSON` builds for those shapes (sdk-codec.test.ts
+// compares the two) without its generic walk; anything else takes `toJSON`. docs/performance.md, "SDK executors
+// through @a2a/sdk-compat".
+
+function fastStatusUpdate(update: sdk.TaskStatusUpdateEvent): CompatEvent | undefined {
+  const status = update.status;
+  if (!status || typeof status.state !== 'number' || status.state <= 0 || status.message !== undefined)
+    return undefined;
+  if (update.metadata !== undefined || typeof update.taskId !== 'string') return undefined;
+  const state = sdk.taskStateToJSON(status.state) as Task['status']['state'];
+  const converted: Task['status'] = { state };
+  if (typeof status.timestamp === 'string') converted.timestamp = status.timestamp;
+  return { kind: 'status', taskId: update.taskId, status: converted, metadata: undefined, taskMetadata: undefined };
+}
+
+function fastArtifactUpdate(update: sdk.TaskArtifactUpdateEvent): CompatEvent | undefined {
+  const artifact = update.artifact;
+  if (!artifact?.artifactId || update.metadata !== undefined || typeof update.taskId !== 'string') return undefined;
+  if (artifact.metadata !== undefined || artifact.extensions?.length || !Array.isArray(artifact.parts))
+    return undefined;
+  const parts = textParts(artifact.parts);
+  if (!parts) return undefined;
+  const converted = { artifactId: artifact.artifactId, parts } as NonNullable<Task['artifacts']>[number];
+  if (artifact.name) converted.name = artifact.name;
+  if (artifact.description) converted.description = artifact.description;
+  const event: Extract<CompatEvent, { kind: 'artifact' }> = {
+    kind: 'artifact',
+    taskId: update.taskId,
+    artifact: converted,
+  };
+  if (update.append) event.append = true;
+  if (update.lastChunk) event.lastChunk = true;
+  return event;
+}
+
+/** Plain text parts (a text, maybe a media type and a file name), or `undefined` for anything else. */
+function textParts(parts: sdk.Part[]): Message['parts'] | undefined {
+  const out: Message['parts'] = [];
+  for (const part of parts) {
+    const content = part?.content;
+    if (content?.$case !== 'text' || typeof content.value !== 'string' || part.metadata !== undefined) return undefined;
+    const converted: Message['parts'][number] = { text: content.value };
+    if (part.filename) converted.filename = part.filename;
+    if (part.mediaType) converted.mediaType = part.mediaType;
+    out.push(converted);
+  }
+  return out;
 }
