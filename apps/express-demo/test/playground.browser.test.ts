@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUi } from '../../../packages/playground/test/build-ui.js';
@@ -21,7 +21,7 @@ const DOCS = process.env.A2A_UPDATE_SCREENSHOTS
   ? fileURLToPath(new URL('../../../packages/playground/docs/', import.meta.url))
   : `${mkdtempSync(join(tmpdir(), 'a2a-playground-'))}/`;
 
-let server: Server;
+let server: Listening | undefined;
 let base: string;
 let agent: RemoteAgent;
 let browser: Browser;
@@ -32,10 +32,8 @@ beforeAll(async () => {
   // The demo's playground reads its allow list from the environment: the test's "remote" agent is on 127.0.0.1.
   process.env.A2A_PLAYGROUND_ALLOW = '127.0.0.1';
   agent = await startRemoteAgent();
-  server = await new Promise<Server>((resolve) => {
-    const s = createApp({ lineDelayMs: 400 }).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await listen(createApp({ lineDelayMs: 400 }));
+  base = server.url;
   browser = await chromium.launch({ executablePath: CHROMIUM });
 });
 
@@ -43,8 +41,7 @@ afterAll(async () => {
   if (!haveChromium) return;
   delete process.env.A2A_PLAYGROUND_ALLOW;
   await browser?.close();
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await agent?.close();
 });
 

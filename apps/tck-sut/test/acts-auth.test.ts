@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
 import {
@@ -180,6 +181,7 @@ describe('ITK_ACTS_REDUCED_CAPABILITIES: no streaming, push or extended card', (
 
 describe('ACTS mode: push to the runner receiver on 127.0.0.1', () => {
   let sut: RunningSut;
+  let receiving: Listening;
   const received: { headers: IncomingMessage['headers']; body: Json }[] = [];
   const receiver = createServer((req, res) => {
     let text = '';
@@ -193,17 +195,16 @@ describe('ACTS mode: push to the runner receiver on 127.0.0.1', () => {
   });
   beforeAll(async () => {
     sut = await startSut({ port: 0, acts: {}, longRunningMs: 300 });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiving = await listen(receiver);
   });
   afterAll(async () => {
-    receiver.closeAllConnections();
-    receiver.close();
+    await receiving?.close();
     await sut.close();
   });
 
   it('delivers the task updates with the config token and the bearer credentials', async () => {
     const wire = jsonRpcWire(sut.url);
-    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/notifications`;
+    const url = `${receiving.url}/notifications`;
     const task = ok(
       await wire.call('SendMessage', {
         ...userMessage('tck-long-running start'),

@@ -102,14 +102,29 @@ export function sse(response: Response) {
   };
 }
 
+export interface EventuallyOptions {
+  /** Milliseconds between two checks; default 10. */
+  every?: number;
+  /** Count a `check` that throws or rejects as not met yet, instead of failing at once (e.g. while a database is down). */
+  retryErrors?: boolean;
+}
+
 /** Polls until `check` is truthy, or fails after `ms`. */
-export async function eventually<T>(check: () => T | Promise<T>, ms = 3000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  ms = 3000,
+  { every = 10, retryErrors = false }: EventuallyOptions = {},
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const value = await check();
+    const value = retryErrors
+      ? await Promise.resolve()
+          .then(check)
+          .catch(() => undefined)
+      : await check();
     if (value) return value;
     if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, every));
   }
 }
 

@@ -1,7 +1,17 @@
 export { type AdapterSuitesOptions, defineAdapterSuites } from './adapter-suites.js';
 export { type AdversarialOptions, defineAdversarialSuite, KNOWN_BRIDGE_CASES } from './adversarial.js';
 export { defineBadInputCases, expectA2AError, nested } from './bad-input.js';
-export { type Client, client, eventually, type Reply, read, sse, userMessage, within } from './client.js';
+export {
+  type Client,
+  client,
+  type EventuallyOptions,
+  eventually,
+  type Reply,
+  read,
+  sse,
+  userMessage,
+  within,
+} from './client.js';
 export {
   describeOnFetchRuntimes,
   FETCH_RUNTIMES,
@@ -19,5 +29,6 @@ export {
 } from './fixture.js';
 export { defineGoldenWireCases } from './golden.js';
 export { type AdapterHarness, type HarnessStartOptions, type StartedServer, testCaller } from './harness.js';
+export { closeServer, type Listening, type ListenOptions, listen, originOf } from './listen.js';
 export { RawConnection, type RawRequest, type RawResponse } from './raw-http.js';
 export { defineAdapterConformanceSuite } from './suite.js';

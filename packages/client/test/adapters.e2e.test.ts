@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { isA2AError } from '@a2a/core';
 import { a2aExpress } from '@a2a/express';
 import { a2aHapi } from '@a2a/hapi';
@@ -9,7 +9,7 @@ import express from 'express';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, type ProtocolBinding } from '../src/index.js';
-import { type Agent, bearerCaller, listening, type Mount, startAgent, stateOf, userMessage } from './agent.js';
+import { type Agent, bearerCaller, type Mount, startAgent, stateOf, userMessage } from './agent.js';
 import { cuttingFetch } from './cutting-fetch.js';
 
 /** Each framework with its usual body parser in front; `path` is where the client is pointed. */
@@ -25,7 +25,7 @@ const mounts: Record<string, { mount: Mount; basePath?: string; path: string }> 
       });
       app.use(express.json({ type: ['application/json', 'application/a2a+json'] }));
       app.use(a2aExpress(a2a, { context: (req) => bearerCaller(req.get('authorization')) }));
-      return listening(createServer(app).listen(0, '127.0.0.1'));
+      return listen(app);
     },
   },
   'Koa 3 with @koa/bodyparser under the prefix /agent (card under it)': {
@@ -38,7 +38,7 @@ const mounts: Record<string, { mount: Mount; basePath?: string; path: string }> 
       });
       app.use(bodyParser({ extendTypes: { json: ['application/a2a+json'] } }));
       app.use(a2aKoa(a2a, { prefix: '/agent', context: (ctx) => bearerCaller(ctx.get('authorization')) }));
-      return listening(createServer(app.callback()).listen(0, '127.0.0.1'));
+      return listen(app.callback());
     },
   },
   'Hapi 21 plugin, basePath /a2a (card at the origin)': {
@@ -55,13 +55,7 @@ const mounts: Record<string, { mount: Mount; basePath?: string; path: string }> 
         options: { handler, context: (request) => bearerCaller(request.headers.authorization as string | undefined) },
       });
       await server.start();
-      return {
-        url: server.info.uri,
-        close: async () => {
-          server.listener.closeAllConnections();
-          await server.stop({ timeout: 100 });
-        },
-      };
+      return listen(server.listener, { stop: () => server.stop({ timeout: 100 }) });
     },
   },
 };

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import {
   type A2AHandlerOptions,
   type A2AHttpHandler,
@@ -99,25 +100,12 @@ export const bearerCaller = (authorization: string | undefined) => {
   return auth?.[1] ? { user: { id: auth[1] } } : undefined;
 };
 
-export const listening = async (server: Server) => {
-  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-};
-
 /** Core's Node bridge on node:http. */
 export const nodeMount: Mount = async (a2a, record) => {
   const listener = createNodeHandler(a2a, { context: (req) => bearerCaller(req.headers.authorization) });
-  const server = createServer((req, res) => {
+  return listen((req, res) => {
     if (!record(req, res)) void listener(req, res);
   });
-  return listening(server.listen(0, '127.0.0.1'));
 };
 
 /** Our handler running the scripted agent, mounted by `mount` (default: node:http). */

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { isA2AError } from '@a2a/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, type ProtocolBinding } from '../src/index.js';
-import { listening } from './agent.js';
 
 // An "agent" that answers what each test scripts: proxies' HTML pages, broken JSON, broken SSE. The client must turn
 // each into a clear A2AError (or the network error), never hang or crash.
@@ -32,7 +32,7 @@ async function badAgent(answer: Answer, binding: ProtocolBinding = 'JSONRPC') {
     }
     answer(req, res);
   });
-  server = await listening(http.listen(0, '127.0.0.1'));
+  server = await listen(http);
   return A2AClient.connect(server.url, { bindings: [binding], reconnect: false });
 }
 
@@ -146,7 +146,7 @@ describe('answers that are not A2A', () => {
 describe('cards that cannot be used', () => {
   const serveCard = async (status: number, body: string) => {
     const http = createServer((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
-    server = await listening(http.listen(0, '127.0.0.1'));
+    server = await listen(http);
     return server.url;
   };
 

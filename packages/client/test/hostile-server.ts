@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '@a2a/adapter-testsuite';
 
 /** What the server answers a request (its body already read). */
 export type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -24,10 +24,7 @@ export async function hostileServer(answer: Answer = (_req, res) => res.writeHea
     lastHeaders: undefined,
     hungUp: 0,
     answer,
-    close: async () => {
-      http.closeAllConnections(); // silent answers hold their sockets open
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+    close: async () => {},
   };
   const http = createServer((req, res) => {
     state.requests.push(`${req.method} ${req.url}`);
@@ -42,8 +39,9 @@ export async function hostileServer(answer: Answer = (_req, res) => res.writeHea
     });
     req.on('end', () => state.answer(req, res, body));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const running = await listen(http); // its close drops the sockets that silent answers hold open
+  state.url = running.url;
+  state.close = running.close;
   return state;
 }
 

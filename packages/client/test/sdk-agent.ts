@@ -1,5 +1,5 @@
 // The official SDK (@a2a-js/sdk) serving a small agent on Express with both v1.0 bindings, for interop tests.
-import { createServer } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { AGENT_CARD_PATH, Role, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
@@ -11,7 +11,6 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { listening } from './agent.js';
 
 const now = () => new Date().toISOString();
 const text = (value: string) => ({
@@ -106,8 +105,7 @@ class SdkAgent implements AgentExecutor {
 /** The SDK's server at 127.0.0.1:0: the card at the origin, JSON-RPC at /rpc, HTTP+JSON at /rest. */
 export async function startSdkAgent() {
   const app = express();
-  const server = createServer(app).listen(0, '127.0.0.1');
-  const { url, close } = await listening(server);
+  const { url, close } = await listen(app);
   const card = {
     name: 'SDK agent',
     description: 'The official SDK serving the client tests',

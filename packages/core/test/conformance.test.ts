@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { type AdapterHarness, defineAdapterSuites, testCaller } from '@a2a/adapter-testsuite';
+import { type AdapterHarness, defineAdapterSuites, listen, testCaller } from '@a2a/adapter-testsuite';
 import { createNodeHandler } from '../src/node/index.js';
 
 // The reference: core's own Node bridge on plain node:http. A "body parser" here is a listener that consumes the
@@ -44,16 +44,8 @@ const harness: AdapterHarness = {
         void listener(req, res, next);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    return {
-      baseUrl: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
+    const { url, close } = await listen(server);
+    return { baseUrl: url, close };
   },
 };
 

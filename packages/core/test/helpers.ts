@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type A2AHandlerOptions, type A2AHttpHandler, createA2AHandler } from '../src/index.js';
 import { createNodeHandler } from '../src/node/index.js';
@@ -38,10 +39,7 @@ export async function startServer(options: A2AHandlerOptions): Promise<TestServe
       return typeof user === 'string' ? { user: { id: user } } : undefined;
     },
   });
-  const server = createServer((req, res) => void listener(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const url = `http://127.0.0.1:${port}`;
+  const { url, server, close } = await listen((req, res) => void listener(req, res));
   let id = 0;
   const parse = async (r: Response) => {
     const text = await r.text();
@@ -55,11 +53,7 @@ export async function startServer(options: A2AHandlerOptions): Promise<TestServe
     url,
     a2a,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
     rpc: async (method, params, headers = {}) =>
       parse(
         await fetch(`${url}/`, {
@@ -122,13 +116,5 @@ export function deferred<T = void>() {
   return { promise, resolve };
 }
 
-/** Polls until `check` returns a truthy value (bounded). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 3000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Polls until `check` returns a truthy value (bounded): the shared helper, kept here for the tests' imports. */
+export { eventually } from '@a2a/adapter-testsuite';

@@ -1,16 +1,18 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../src/node/index.js';
 
 // The Node bridge's fast path hands handlers a Request view; a handler using the full Request API must not notice.
-let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+let server: Listening | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 async function serve(handle: (request: Request) => Promise<Response>): Promise<string> {
-  server = createServer(createNodeHandler({ handle: (request) => handle(request) }));
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(createNodeHandler({ handle: (request) => handle(request) }));
+  return server.url;
 }
 
 describe('Node bridge request view', () => {
@@ -53,12 +55,11 @@ describe('Node bridge request view', () => {
         return Response.json({ text, data: req?.listenerCount('data'), end: req?.listenerCount('end') });
       },
     });
-    server = createServer((incoming, res) => {
+    server = await listen((incoming, res) => {
       req = incoming;
       void handler(incoming, res);
     });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const base = server.url;
     const answer = await fetch(`${base}/x`, { method: 'POST', body: 'abc' });
     expect(await answer.json()).toEqual({ text: 'abc', data: 0, end: 0 });
   });

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createPushSender,
@@ -53,15 +54,8 @@ async function webhook(answer: (hit: Omit<Hit, 'answered'>) => Answer = () => 20
     const { status, headers = {} } = typeof a === 'number' ? { status: a } : a;
     res.writeHead(status, headers).end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { url: base, close } = await listen(server);
+  closers.push(close);
   return { url: (path = '/hook') => `${base}${path}`, hits };
 }
 

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DeliveryFailure, PushUrlGuard } from '../src/index.js';
 import { createGuardedFetch, createNodePushSender } from '../src/node/index.js';
@@ -26,9 +27,9 @@ async function hitCounter() {
     hits++;
     res.end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise<void>((r) => server.close(() => r())));
-  return { port: (server.address() as { port: number }).port, hits: () => hits };
+  const { url, close } = await listen(server);
+  closers.push(close);
+  return { port: Number(new URL(url).port), hits: () => hits };
 }
 
 describe('webhook SSRF guard', () => {

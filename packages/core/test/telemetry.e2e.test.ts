@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import * as api from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -66,9 +67,9 @@ async function webhook() {
     req.resume();
     req.on('end', () => res.end());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, received };
+  const { url, close } = await listen(server);
+  closers.push(close);
+  return { url: `${url}/hook`, received };
 }
 
 /** Without push notifications (no sender in these tests: no setup warning). */

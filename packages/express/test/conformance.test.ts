@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, listen, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import compression from 'compression';
 import express5 from 'express';
@@ -22,18 +21,8 @@ function harness(name: string, express: ExpressFactory) {
       if (o.mountPath) app.use(o.mountPath, ...mw);
       else app.use(...mw);
       app.get(`${o.mountPath}/host-route`, (_req, res) => void res.type('text').send('host'));
-      const server = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
-      const { port } = server.address() as { port: number };
-      return {
-        baseUrl: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-      };
+      const { url, close } = await listen(app);
+      return { baseUrl: url, close };
     },
   };
 }

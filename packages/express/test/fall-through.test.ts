@@ -1,11 +1,11 @@
-import type { Server } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler } from '@a2a/core';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { a2aExpress } from '../src/index.js';
 
 // Mounted at the root, the adapter must leave requests it does not own untouched, body included.
-let server: Server;
+let server: Listening;
 let base = '';
 beforeAll(async () => {
   const a2a = createA2AHandler({
@@ -20,11 +20,10 @@ beforeAll(async () => {
   const app = express();
   app.use(a2aExpress(a2a));
   app.post('/orders', express.json(), (req, res) => void res.json({ got: req.body }));
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await listen(app);
+  base = server.url;
 });
-afterAll(() => new Promise((r) => server.close(r)));
+afterAll(() => server.close());
 
 it("passes a POST it does not own to the app's own route with its body unread", async () => {
   const r = await fetch(`${base}/orders`, {

@@ -1,20 +1,19 @@
 // Mistakes Express only shows when a request comes: answered with an error that names the fix (Express's error
 // handler), instead of serving at a doubled path or failing every route with a bare TypeError.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createFixture } from '@a2a/adapter-testsuite';
+import { createFixture, type Listening, listen } from '@a2a/adapter-testsuite';
 import express from 'express';
 import { afterEach, expect, it } from 'vitest';
 import { a2aExpress } from '../src/index.js';
 
-let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+let server: Listening | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 async function start(app: express.Express): Promise<string> {
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(app);
+  return server.url;
 }
 
 /** Express's own error handler, showing the message (as in development). */

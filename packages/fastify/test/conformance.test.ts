@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, listen, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import compress from '@fastify/compress';
 import Fastify from 'fastify';
@@ -28,14 +28,8 @@ const harness = {
     });
     app.get(`${o.mountPath}/host-route`, async (_request, reply) => reply.type('text/plain').send('host'));
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as { port: number };
-    return {
-      baseUrl: `http://127.0.0.1:${port}`,
-      close: async () => {
-        app.server.closeAllConnections();
-        await app.close();
-      },
-    };
+    const { url, close } = await listen(app.server, { stop: () => app.close() });
+    return { baseUrl: url, close };
   },
 };
 

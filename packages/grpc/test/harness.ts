@@ -1,4 +1,4 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { type A2AHandlerOptions, type A2AHttpHandler, type AgentExecutor, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { fromBinary, fromJson, type JsonValue, toBinary, toJson } from '@bufbuild/protobuf';
@@ -75,9 +75,7 @@ export async function startHarness(
     onError: () => {},
     ...options.handler,
   } as A2AHandlerOptions);
-  const server: HttpServer = createServer((req, res) => void createNodeHandler(http)(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const httpUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { url: httpUrl, close: closeHttp } = await listen((req, res) => void createNodeHandler(http)(req, res));
   const grpcServer = createA2AGrpcServer(http, {
     onError: () => {},
     context: (metadata) => {
@@ -97,8 +95,7 @@ export async function startHarness(
     async close() {
       client.close();
       await grpcServer.close({ timeoutMs: 1000 });
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeHttp();
       await http.close({ timeoutMs: 100 });
     },
   };

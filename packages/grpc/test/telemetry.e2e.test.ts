@@ -1,3 +1,4 @@
+import { eventually } from '@a2a/adapter-testsuite';
 import { useOpenTelemetry } from '@a2a/core';
 import * as api from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -30,14 +31,8 @@ afterEach(async () => {
 
 const serverSpans = (name: string) =>
   spans.getFinishedSpans().filter((s) => s.kind === api.SpanKind.SERVER && s.name.includes(name));
-const eventually = async <T>(find: () => T | undefined): Promise<T> => {
-  for (let i = 0; i < 100; i++) {
-    const found = find();
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('not found');
-};
+/** The first span `find` returns, polled every 20 ms for up to 3 s. */
+const spanSoon = <T>(find: () => T | undefined) => eventually(find, 3000, { every: 20 }) as Promise<T>;
 
 describe('gRPC calls under OpenTelemetry', () => {
   it('a unary call is a server span with the gRPC binding and the task id, continuing the caller trace', async () => {
@@ -47,7 +42,7 @@ describe('gRPC calls under OpenTelemetry', () => {
       traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
     });
     const taskId = (sent.task as { id: string }).id;
-    const span = await eventually(() => serverSpans('SendMessage')[0]);
+    const span = await spanSoon(() => serverSpans('SendMessage')[0]);
     expect(span.name).toBe('A2AService/SendMessage'); // the same name on every binding
     expect(span.attributes).toMatchObject({ 'a2a.binding': 'GRPC', 'a2a.task.id': taskId });
     expect(span.spanContext().traceId).toBe(traceId);
@@ -59,12 +54,12 @@ describe('gRPC calls under OpenTelemetry', () => {
   it('a refused call records its A2A error; a stream ends its span when the stream ends', async () => {
     h = await startHarness();
     await expect(h.client.unary('GetTask', { id: 'missing' })).rejects.toMatchObject({ code: 5 });
-    const failed = await eventually(() => serverSpans('GetTask')[0]);
+    const failed = await spanSoon(() => serverSpans('GetTask')[0]);
     expect(failed.attributes).toMatchObject({ 'a2a.binding': 'GRPC', 'error.type': 'TaskNotFound' });
 
     const { events, error } = await collect(h.client.stream('SendStreamingMessage', userMessage('many 3')));
     expect(error).toBeUndefined();
-    const streamed = await eventually(() => serverSpans('SendStreamingMessage')[0]);
+    const streamed = await spanSoon(() => serverSpans('SendStreamingMessage')[0]);
     expect(streamed.events.length).toBeGreaterThanOrEqual(events.length);
   });
 });

@@ -1,4 +1,4 @@
-import { type AdapterHarness, defineAdapterSuites, testCaller } from '@a2a/adapter-testsuite';
+import { type AdapterHarness, defineAdapterSuites, listen, testCaller } from '@a2a/adapter-testsuite';
 import Hapi from '@hapi/hapi';
 import { type A2AHapiOptions, a2aHapi } from '../src/index.js';
 
@@ -25,13 +25,8 @@ const harness: AdapterHarness = {
       handler: (_request, h) => h.response('host').type('text/plain'),
     });
     await server.start();
-    return {
-      baseUrl: `http://127.0.0.1:${server.info.port}`,
-      close: async () => {
-        server.listener.closeAllConnections();
-        await server.stop({ timeout: 100 });
-      },
-    };
+    const { url, close } = await listen(server.listener, { stop: () => server.stop({ timeout: 100 }) });
+    return { baseUrl: url, close };
   },
 };
 

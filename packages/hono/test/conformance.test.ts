@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, listen, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { a2aHono } from '../src/index.js';
@@ -25,20 +24,10 @@ const harness = {
       a2aHono(a2a, { context: (c) => testCaller(c.req.header('x-test-user')), trustProxy: o.trustProxy }),
     );
     app.get(`${o.mountPath}/host-route`, (c) => c.text('host'));
-    const server = await new Promise<Server>((resolve) => {
-      const s = serve(withA2ARequestErrors({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }), () =>
-        resolve(s as Server),
-      );
-    });
-    const { port } = server.address() as AddressInfo;
-    return {
-      baseUrl: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
+    // What serve() does (its own server builder), the listening left to the shared helper.
+    const server = createAdaptorServer(withA2ARequestErrors({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }));
+    const { url, close } = await listen(server as Server);
+    return { baseUrl: url, close };
   },
 };
 

@@ -2,19 +2,17 @@
 // second Request) and hands node-server plain responses it writes in one call. What the Web path did must still
 // hold: the app's other routes get their body, middleware sees and changes the answer, a body read first still works.
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { client, createFixture, read, sse, userMessage } from '@a2a/adapter-testsuite';
+import { client, createFixture, type Listening, listen, read, sse, userMessage } from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
 import { isPrepared } from '@a2a/core/adapter';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aHono, a2aMiddleware } from '../src/index.js';
 
-let server: Server | undefined;
+let server: Listening | undefined;
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   server = undefined;
 });
 
@@ -32,10 +30,9 @@ function watched() {
 }
 
 async function start(app: Hono): Promise<string> {
-  server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // What serve() does (its own server builder), the listening left to the shared helper.
+  server = await listen(createAdaptorServer({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
+  return server.url;
 }
 
 describe('@a2a/hono on @hono/node-server', () => {

@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, listen, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
@@ -29,18 +28,8 @@ function harness(name: string, Koa: KoaClass) {
         if (ctx.path === `${o.mountPath}/host-route`) ctx.body = 'host';
         else await next();
       });
-      const server = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
-      const { port } = server.address() as { port: number };
-      return {
-        baseUrl: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-      };
+      const { url, close } = await listen(app.callback());
+      return { baseUrl: url, close };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler } from '@a2a/core';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { a2aKoa } from '../src/index.js';
 
 // Without a prefix the middleware sees every request: the ones it does not own must reach next() with their body.
-let server: Server;
+let server: Listening;
 let base = '';
 beforeAll(async () => {
   const a2a = createA2AHandler({
@@ -24,11 +24,10 @@ beforeAll(async () => {
   app.use((ctx) => {
     if (ctx.path === '/orders') ctx.body = { got: ctx.request.body };
   });
-  server = createServer(app.callback()).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await listen(app.callback());
+  base = server.url;
 });
-afterAll(() => new Promise((r) => server.close(r)));
+afterAll(() => server.close());
 
 it('passes a POST it does not own to the next middleware with its body unread', async () => {
   const r = await fetch(`${base}/orders`, {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type A2AHandlerOptions, createA2AHandler } from '@a2a/core';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import Router from '@koa/router';
@@ -16,8 +16,8 @@ const options: A2AHandlerOptions = {
   executor: { execute: (ctx) => ctx.complete(`done: ${ctx.message.parts[0]?.text}`) },
 };
 
-const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+const servers: Listening[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
 
 /** A Koa app whose A2A routes are on @koa/router, as the README shows. */
 async function start(route: (router: Router) => void): Promise<string> {
@@ -25,10 +25,9 @@ async function start(route: (router: Router) => void): Promise<string> {
   const router = new Router();
   route(router);
   app.use(router.routes());
-  const server = app.listen(0, '127.0.0.1');
+  const server = await listen(app.callback());
   servers.push(server);
-  await new Promise((r) => server.once('listening', r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return server.url;
 }
 
 const rpc = (url: string) =>

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
+import { type HarnessStartOptions, listen, testCaller } from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
 import fastifyCompress from '@fastify/compress';
 import { Controller, type DynamicModule, Get, Header, type INestApplication, Module } from '@nestjs/common';
@@ -52,14 +52,6 @@ export async function startNest(
     app = fastify;
   }
   await app.listen(0, '127.0.0.1');
-  const server = app.getHttpServer() as Server;
-  const { port } = server.address() as { port: number };
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    app,
-    close: async () => {
-      server.closeAllConnections();
-      await app.close();
-    },
-  };
+  const { url, close } = await listen(app.getHttpServer() as Server, { stop: () => app.close() });
+  return { baseUrl: url, app, close };
 }

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { createServer as createHttpServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { createServer, type Socket } from 'node:net';
+import { listen } from '@a2a/adapter-testsuite';
 
 export interface Sink {
   url: string;
@@ -54,27 +55,20 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-/** An HTTP server on 127.0.0.1 with one handler; its open responses are cut on close. */
+/** An HTTP server on 127.0.0.1 (or `host`) with one handler; its open responses are cut on close. */
 export async function startHttp(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   host = '127.0.0.1',
 ): Promise<HttpListener> {
   const listener = { requests: 0 } as HttpListener;
-  const server = createHttpServer((req, res) => {
-    listener.requests++;
-    handler(req, res);
-  });
-  server.listen(0, host);
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  return Object.assign(listener, {
-    url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  const { url, close } = await listen(
+    (req, res) => {
+      listener.requests++;
+      handler(req, res);
+    },
+    { host },
+  );
+  return Object.assign(listener, { url, close });
 }
 
 /** A remote that reads the request and never answers. */

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { type AgentExecutor, createA2AHandler } from '@a2a/core';
 import { a2aExpress } from '@a2a/express';
 import express from 'express';
@@ -8,21 +8,6 @@ import { createPlayground, type PlaygroundOptions } from '../src/index.js';
 export interface Running {
   url: string;
   close(): Promise<void>;
-}
-
-export async function listen(app: express.Express): Promise<Running> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A playground alone on an Express app. */

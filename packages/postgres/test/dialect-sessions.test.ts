@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type AgentExecutor, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ const card = {
 describe.runIf(hasDatabase)('sessions dialect on PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   const stores: PostgresTaskStore[] = [];
-  const servers: Server[] = [];
+  const servers: Listening[] = [];
   const urls: string[] = [];
 
   beforeAll(async () => {
@@ -34,17 +34,13 @@ describe.runIf(hasDatabase)('sessions dialect on PostgreSQL', () => {
       const store = await PostgresTaskStore.connect({ connection: db.url, pollIntervalMs: 200, onError: () => {} });
       stores.push(store);
       const a2a = createA2AHandler({ agentCard: card, executor, taskStore: store, dialects: ['sessions'] });
-      const server = createServer(createNodeHandler(a2a, { context: () => ({ user: { id: 'alice' } }) }));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const server = await listen(createNodeHandler(a2a, { context: () => ({ user: { id: 'alice' } }) }));
       servers.push(server);
-      urls.push(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
+      urls.push(server.url);
     }
   });
   afterAll(async () => {
-    for (const server of servers) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    for (const server of servers) await server.close();
     for (const store of stores) await store.close();
     await db?.drop();
   });

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type AgentContext, createA2AHandler, newTask, type TaskStore } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
   let state: string;
   let url: string;
   let setup: TaskStoreSetup;
-  const servers: Server[] = [];
+  const servers: Listening[] = [];
   /** Appends the store refused during an outage. */
   let refusedAppends = 0;
   /** Opened by the test: the agent's next step runs. */
@@ -76,10 +76,9 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
       ...(storeRetryMs !== undefined && { storeRetryMs }),
       onError: (error) => errors.push(error),
     });
-    const server = createServer(createNodeHandler(a2a));
+    const server = await listen(createNodeHandler(a2a));
     servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    return server.url;
   }
 
   const startTask = async (base: string) => {
@@ -104,10 +103,7 @@ describe.runIf(hasDatabase)('PostgreSQL outages under running executions', () =>
     setup = await createTaskStoreFromEnv({ A2A_DATABASE_URL: url, A2A_LEASE_TTL_MS: String(SERVER_LEASE_TTL_MS) });
   }, 60_000);
   afterAll(async () => {
-    for (const server of servers) {
-      server.closeAllConnections();
-      server.close();
-    }
+    for (const server of servers) await server.close();
     await setup?.close();
     await pg('stop').catch(() => {});
     await rm(state, { recursive: true, force: true });

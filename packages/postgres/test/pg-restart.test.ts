@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ describe.runIf(hasDatabase)('PostgreSQL restarts under a running server', () => 
   let state: string;
   let url: string;
   let setup: TaskStoreSetup;
-  let server: Server;
+  let server: Listening | undefined;
   let base: string;
   const pg = async (command: 'start' | 'stop') =>
     (
@@ -55,13 +55,11 @@ describe.runIf(hasDatabase)('PostgreSQL restarts under a running server', () => 
       keepAliveMs: 300,
       onError: () => {},
     });
-    server = createServer(createNodeHandler(a2a));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await listen(createNodeHandler(a2a));
+    base = server.url;
   }, 60_000);
   afterAll(async () => {
-    server?.closeAllConnections();
-    server?.close();
+    await server?.close();
     await setup?.close();
     await pg('stop').catch(() => {});
     await rm(state, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type AgentContext, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ async function execute(ctx: AgentContext): Promise<void> {
 
 interface Node {
   url: string;
-  server: Server;
+  server: Listening;
   setup: TaskStoreSetup;
   errors: unknown[];
 }
@@ -38,9 +38,8 @@ async function startNode(databaseUrl: string, name: string): Promise<Node> {
     ...(setup.coordinator && { coordinator: setup.coordinator }),
     onError: (error) => errors.push(error),
   });
-  const server = createServer(createNodeHandler(a2a));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, setup, errors };
+  const server = await listen(createNodeHandler(a2a));
+  return { url: server.url, server, setup, errors };
 }
 
 describe.runIf(hasDatabase)('two instances racing on one task', () => {
@@ -55,8 +54,7 @@ describe.runIf(hasDatabase)('two instances racing on one task', () => {
   });
   afterAll(async () => {
     for (const node of [a, b]) {
-      node?.server.closeAllConnections();
-      node?.server.close();
+      await node?.server.close();
       await node?.setup.close();
     }
     await db?.drop();

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler, newTask } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import pg from 'pg';
@@ -31,7 +31,7 @@ describe.runIf(hasDatabase)('round trips per SendMessage', () => {
   let pool: pg.Pool;
   let store: PostgresTaskStore;
   let coordinator: PostgresExecutionCoordinator;
-  let server: Server;
+  let server: Listening | undefined;
   let url: string;
 
   beforeAll(async () => {
@@ -60,13 +60,11 @@ describe.runIf(hasDatabase)('round trips per SendMessage', () => {
       taskStore: store,
       coordinator,
     });
-    server = createServer(createNodeHandler(a2a));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await listen(createNodeHandler(a2a));
+    url = server.url;
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    server?.close();
+    await server?.close();
     coordinator?.close();
     await store?.close();
     await pool?.end();

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler, newTask, useOpenTelemetry } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import * as api from '@opentelemetry/api';
@@ -78,9 +78,8 @@ describe.runIf(hasDatabase)('PostgresTaskStore observability', () => {
       logger: { error: () => {}, warn: () => {} },
     });
     const listener = createNodeHandler(a2a);
-    const server = createServer((req, res) => void listener(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/healthz`;
+    const server = await listen((req, res) => void listener(req, res));
+    const url = `${server.url}/healthz`;
     try {
       await expect(store.ping()).resolves.toBeUndefined();
       expect((await fetch(url)).status).toBe(200);
@@ -90,7 +89,7 @@ describe.runIf(hasDatabase)('PostgresTaskStore observability', () => {
       expect(down.status).toBe(503);
       expect(await down.json()).toEqual({ status: 'unavailable', reason: 'task store unreachable' });
     } finally {
-      server.close();
+      await server.close();
       await store.close();
     }
   });

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { generatePushSigningKey, type MountableHandler, PushSigner } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
@@ -15,14 +16,14 @@ import { Hono } from 'hono';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification, WebhookReceiver } from '../src/index.js';
-import { AGENT_ISSUER, chunkedExecutor, serve, startAgent, trustingReceiver, until } from './servers.js';
+import { AGENT_ISSUER, chunkedExecutor, startAgent, trustingReceiver, until } from './servers.js';
 
 /** Each framework mounts `receiver.handler` at /hooks with the same adapter users mount their agent with. */
 const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string; close: () => Promise<void> }>> = {
   'Express, no body parser': async (hooks) => {
     const app = express();
     app.use('/hooks', a2aExpress(hooks));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app);
   },
   'Express after express.json() keeping the raw bytes': async (hooks) => {
     const app = express();
@@ -33,30 +34,30 @@ const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string;
       }),
     );
     app.use('/hooks', a2aExpress(hooks));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app);
   },
   'Koa with @koa/bodyparser (rawBody)': async (hooks) => {
     const app = new Koa();
     app.use(bodyParser({ extendTypes: { json: ['application/a2a+json'] } }));
     app.use(a2aKoa(hooks, { prefix: '/hooks' }));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app.callback());
   },
   'Hapi plugin under a route prefix': async (hooks) => {
     const server = Hapi.server({ host: '127.0.0.1', port: 0 });
     await server.register({ plugin: a2aHapi, options: { handler: hooks } }, { routes: { prefix: '/hooks' } });
     await server.start();
-    return { url: server.info.uri, close: () => server.stop({ timeout: 100 }) };
+    return listen(server.listener, { stop: () => server.stop({ timeout: 100 }) });
   },
   'Fastify plugin under a prefix': async (hooks) => {
     const app = Fastify();
     await app.register(a2aFastify, { handler: hooks, prefix: '/hooks' });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    return { url, close: () => app.close() };
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return listen(app.server, { stop: () => app.close() });
   },
   'Hono sub-app on @hono/node-server': async (hooks) => {
     const app = new Hono();
     app.route('/hooks', a2aHono(hooks));
-    return serve(createAdaptorServer({ fetch: app.fetch }) as Server);
+    return listen(createAdaptorServer({ fetch: app.fetch }) as Server);
   },
 };
 

@@ -1,5 +1,4 @@
-import { createServer } from 'node:http';
-import { RawConnection } from '@a2a/adapter-testsuite';
+import { listen, RawConnection } from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { a2aExpress } from '@a2a/express';
@@ -11,47 +10,40 @@ import express from 'express';
 import Koa from 'koa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookReceiver } from '../src/index.js';
-import { serve } from './servers.js';
 
 /** The receiver mounted at /hooks through every mount users have, including behind the frameworks' body parsers. */
 const mounts: Record<string, (hooks: MountableHandler) => Promise<{ url: string; close: () => Promise<void> }>> = {
   'createNodeHandler (node:http)': async (hooks) => {
     const listener = createNodeHandler(hooks);
-    return serve(createServer((req, res) => void listener(req, res)));
+    return listen((req, res) => void listener(req, res));
   },
   'Express, no body parser': async (hooks) => {
     const app = express();
     app.use('/hooks', a2aExpress(hooks));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app);
   },
   'Express after express.json()': async (hooks) => {
     const app = express();
     app.use(express.json({ verify: (req, _res, buf) => void Object.assign(req, { rawBody: buf }) }));
     app.use('/hooks', a2aExpress(hooks));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app);
   },
   'Koa without a body parser': async (hooks) => {
     const app = new Koa();
     app.use(a2aKoa(hooks, { prefix: '/hooks' }));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app.callback());
   },
   'Koa after @koa/bodyparser': async (hooks) => {
     const app = new Koa();
     app.use(bodyParser({ onError: keepBodyError }));
     app.use(a2aKoa(hooks, { prefix: '/hooks' }));
-    return serve(app.listen(0, '127.0.0.1'));
+    return listen(app.callback());
   },
   'Hapi plugin': async (hooks) => {
     const server = Hapi.server({ host: '127.0.0.1', port: 0 });
     await server.register({ plugin: a2aHapi, options: { handler: hooks } }, { routes: { prefix: '/hooks' } });
     await server.start();
-    return {
-      url: server.info.uri,
-      close: async () => {
-        server.listener.closeAllConnections();
-        await server.stop({ timeout: 100 });
-      },
-    };
+    return listen(server.listener, { stop: () => server.stop({ timeout: 100 }) });
   },
 };
 

@@ -1,18 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { generatePushSigningKey, PushSigner } from '@a2a/core';
 import { createNodePushSender, toWebRequest } from '@a2a/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnyNotification, createWebhookReceiver } from '../src/index.js';
-import {
-  AGENT_ISSUER,
-  chunkedExecutor,
-  closeServer,
-  listen,
-  startAgent,
-  startReceiver,
-  trustingReceiver,
-  until,
-} from './servers.js';
+import { AGENT_ISSUER, chunkedExecutor, startAgent, startReceiver, trustingReceiver, until } from './servers.js';
 
 const fast = { retry: { baseDelayMs: 10, maxDelayMs: 40, maxAttempts: 200 }, timeoutMs: 1000 };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -143,8 +135,8 @@ describe('push delivery between two real servers', () => {
     const hanging: Server = createServer(() => {
       hung++; // never answers
     });
-    const hangingUrl = await listen(hanging);
-    cleanups.push(() => closeServer(hanging));
+    const { url: hangingUrl, close: closeHanging } = await listen(hanging);
+    cleanups.push(closeHanging);
     const receiver = createWebhookReceiver({ token: 'secret-token' });
     const got: string[] = [];
     receiver.on('*', (n) => void got.push(n.taskId));

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import {
   type A2AHandlerOptions,
   type AgentContext,
@@ -27,23 +28,6 @@ export const trustingReceiver = (agentUrl: string, webhook: string): WebhookRece
     jwt: { jwks: `${agentUrl}/.well-known/jwks.json`, issuer: AGENT_ISSUER, audience: webhook },
   });
 
-export async function listen(server: Server, port = 0): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
-
-export const closeServer = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-
-/** A listening server as a mount: its URL and how to close it. */
-export async function serve(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
-  const url = await listen(server);
-  return { url, close: () => closeServer(server) };
-}
-
 /** An executor that emits `chunks` artifacts then completes; each step waits for `gate` when given. */
 export function chunkedExecutor(chunks: number, gate?: (ctx: AgentContext, i: number) => Promise<void>): AgentExecutor {
   return {
@@ -69,7 +53,7 @@ export async function startAgent(
   const a2a = createA2AHandler({ agentCard: card, executor, pushNotifications: sender, onError: () => {}, ...extra });
   const listener = createNodeHandler(a2a);
   const server = createServer((req, res) => void listener(req, res));
-  const url = await listen(server);
+  const { url, close } = await listen(server);
   let id = 0;
   const rpc = async (method: string, params: unknown) => {
     const response = await fetch(`${url}/`, {
@@ -88,7 +72,7 @@ export async function startAgent(
     if (!answer.result) throw new Error(JSON.stringify(answer.error));
     return answer.result.task.id as string;
   };
-  return { url, server, rpc, startTask, close: () => closeServer(server) };
+  return { url, server, rpc, startTask, close };
 }
 
 /** The receiver's Fetch handler on node:http; `intercept` may take over a request first. */
@@ -102,8 +86,8 @@ export async function startReceiver(
     const response = await current.handler.fetch(toWebRequest(req, res));
     await writeNodeResponse(res, response);
   });
-  const url = await listen(server, options.port);
-  return { url, server, close: () => closeServer(server) };
+  const { url, close } = await listen(server, { port: options.port });
+  return { url, server, close };
 }
 
 /** Polls until `check` is true (bounded). */

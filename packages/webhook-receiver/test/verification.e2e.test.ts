@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
+import { listen } from '@a2a/adapter-testsuite';
 import { generatePushSigningKey, PushSigner, SIGNATURE_HEADER, standardWebhooksSignature } from '@a2a/core';
 import { createNodePushSender } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookReceiver, type WebhookReceiver } from '../src/index.js';
-import { chunkedExecutor, closeServer, listen, startAgent, startReceiver, until } from './servers.js';
+import { chunkedExecutor, startAgent, startReceiver, until } from './servers.js';
 
 const SECRET = `whsec_${Buffer.from('a-standard-webhooks-secret-of-32b').toString('base64')}`;
 const ISSUER = 'http://agent.test';
@@ -34,8 +35,8 @@ beforeAll(async () => {
       res.end();
     });
   });
-  const url = await listen(capture);
-  closers.push(() => closeServer(capture));
+  const { url, close } = await listen(capture);
+  closers.push(close);
   webhook = `${url}/hook`;
   await agent.startTask(webhook);
   await until(() => captured !== undefined, 5000, 'a captured notification');
