@@ -4,7 +4,7 @@ import {
   ConcurrentModificationError,
   copyTask,
   type PushConfigStore,
-  type PushDeliveryState,
+  type PushDeliveryStateStore,
   type StoredTask,
   type Task,
   type TaskEvent,
@@ -27,6 +27,7 @@ import { PgNotifier } from './notifier.js';
 import { NotifyWatch } from './notify-watch.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
 import { guardPoolErrors } from './pool-errors.js';
+import { PgPushConfigs } from './push-configs.js';
 import { fromKey, toKey } from './text-key.js';
 import { WriteBatcher, type WriteBatcherOptions } from './write-batch.js';
 
@@ -150,6 +151,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   /** LISTEN channels; read when the notification connection (re)connects. */
   private readonly handlers: Record<string, (payload: string) => void> = { [EVENTS_CHANNEL]: (p) => this.onNotify(p) };
   private started: Promise<void> | undefined;
+  /** Push configs and delivery state, through {@link query} (read at each call). */
+  private readonly pushConfigs = new PgPushConfigs((text, values) => this.query(text, values));
 
   constructor(options: PostgresTaskStoreOptions) {
     const { connection } = options;
@@ -436,84 +439,30 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     return n;
   }
 
-  // Push notification configs. A config's delivery cursor starts at the task's version when it is saved.
+  // Push notification configs and their delivery state: in push-configs.ts, under the names core calls.
 
   async savePushConfig(config: TaskPushNotificationConfig): Promise<void> {
-    const { rowCount } = await this.query(
-      `INSERT INTO a2a_push_configs (task_id, id, config, last_delivered_seq)
-       SELECT t.id, $2, $3::json, t.version FROM a2a_tasks t WHERE t.id = $1
-       ON CONFLICT (task_id, id) DO UPDATE SET config = EXCLUDED.config`,
-      [toKey(config.taskId), toKey(config.id), JSON.stringify(config)],
-    );
-    if (!rowCount) throw new Error(`Task ${config.taskId} does not exist`);
+    await this.pushConfigs.save(config);
   }
 
   async getPushConfig(taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
-    const { rows } = await this.query<{ config: TaskPushNotificationConfig }>(
-      'SELECT config FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
-      [toKey(taskId), toKey(id)],
-    );
-    return rows[0]?.config;
+    return this.pushConfigs.get(taskId, id);
   }
 
   async listPushConfigs(taskId: string): Promise<TaskPushNotificationConfig[]> {
-    const { rows } = await this.query<{ config: TaskPushNotificationConfig }>(
-      'SELECT config FROM a2a_push_configs WHERE task_id = $1 ORDER BY created_at, id',
-      [toKey(taskId)],
-    );
-    return rows.map((r) => r.config);
+    return this.pushConfigs.list(taskId);
   }
 
   async deletePushConfig(taskId: string, id: string): Promise<void> {
-    await this.query('DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2', [toKey(taskId), toKey(id)]);
+    await this.pushConfigs.delete(taskId, id);
   }
 
   /** Push delivery state (core's `PushDeliveryStateStore`): `undefined` until the sender first records progress. */
-  readonly deliveryState = {
-    get: async (taskId: string, configId: string): Promise<PushDeliveryState | undefined> => {
-      const { rows } = await this.query<{
-        last_delivered_seq: string;
-        health: PushDeliveryState['health'] | null;
-        consecutive_failures: number;
-        last_error: string | null;
-      }>(
-        'SELECT last_delivered_seq, health, consecutive_failures, last_error FROM a2a_push_configs WHERE task_id = $1 AND id = $2',
-        [toKey(taskId), toKey(configId)],
-      );
-      const row = rows[0];
-      if (!row?.health) return undefined;
-      return {
-        lastDeliveredSeq: Number(row.last_delivered_seq),
-        health: row.health,
-        consecutiveFailures: row.consecutive_failures,
-        ...(row.last_error !== null && { lastError: row.last_error }),
-      };
-    },
-    /** The cursor never moves backwards (two instances delivering the same config cannot undo progress). */
-    set: async (taskId: string, configId: string, state: PushDeliveryState): Promise<void> => {
-      await this.query(
-        `UPDATE a2a_push_configs SET last_delivered_seq = GREATEST(last_delivered_seq, $3), health = $4,
-                consecutive_failures = $5, last_error = $6 WHERE task_id = $1 AND id = $2`,
-        [
-          toKey(taskId),
-          toKey(configId),
-          state.lastDeliveredSeq,
-          state.health,
-          state.consecutiveFailures,
-          state.lastError ?? null,
-        ],
-      );
-    },
-  };
+  readonly deliveryState: PushDeliveryStateStore = this.pushConfigs.deliveryState;
 
   /** Tasks with an enabled push config behind the log: what a sender resumes after a restart (`watch(taskId)`). */
-  async pendingPushTasks(limit = 1000): Promise<string[]> {
-    const { rows } = await this.query<{ task_id: string }>(
-      `SELECT DISTINCT p.task_id FROM a2a_push_configs p JOIN a2a_tasks t ON t.id = p.task_id
-        WHERE p.last_delivered_seq < t.version AND p.health IS DISTINCT FROM 'disabled' LIMIT $1`,
-      [limit],
-    );
-    return rows.map((r) => fromKey(r.task_id));
+  pendingPushTasks(limit = 1000): Promise<string[]> {
+    return this.pushConfigs.pendingTasks(limit);
   }
 
   private async readLog(
