@@ -64,20 +64,6 @@ export async function outcome<T>(run: () => Promise<T>): Promise<T | ReturnType<
   }
 }
 
-/** Calls `check` until it returns something other than `undefined`, for at most `timeoutMs`. */
-export async function eventually<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** A deliberate difference of our engine: `applies` to a step's masked result, `erase` rewrites it on both sides. */
 export interface KnownDifference {
   /** What differs. */

@@ -1,8 +1,9 @@
 // The differential steps through `@a2a-js/sdk` 0.3.14's clients: `A2AClient` (JSON-RPC, its answers are JSON-RPC
 // responses) and the `ClientFactory` client (HTTP+JSON, it throws typed errors). v0.3 has no ListTasks.
+import { eventually } from '@a2a/adapter-testsuite';
 import type { Message, MessageSendParams, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk-v03';
 import { A2AClient, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk-v03/client';
-import { eventually, outcome, plain } from './differential-normalize.js';
+import { outcome, plain } from './differential-normalize.js';
 import type { Run } from './differential-scenarios.js';
 
 export type V03Transport = 'A2AClient JSON-RPC' | 'ClientFactory HTTP+JSON';
@@ -193,6 +194,6 @@ async function resubscribe(client: V03Driver) {
   const final = await eventually(async () => {
     const task = await client.get(taskId);
     return task.status.state === 'canceled' ? task : undefined;
-  });
+  }, 15_000);
   return { events: seen, final };
 }

@@ -1,6 +1,7 @@
 // The calls the differential suite makes with `@a2a-js/sdk` 1.x's client, each step's result kept as ProtoJSON and
 // masked: send (a task, a message), stream, get, list, the caller, cancel mid-stream, input-required then continue,
 // resubscribe to a running task, and the refusals (unknown task, finished task, push without push).
+import { eventually } from '@a2a/adapter-testsuite';
 import * as a2a from '@a2a-js/sdk';
 import {
   type Client,
@@ -11,7 +12,7 @@ import {
   ServiceParameters,
   withA2AExtensions,
 } from '@a2a-js/sdk/client';
-import { eventually, outcome, plain } from './differential-normalize.js';
+import { outcome, plain } from './differential-normalize.js';
 import { EXTENSION_URI } from './fixtures/sdk-agents.js';
 import { send } from './helpers.js';
 
@@ -208,9 +209,9 @@ async function resubscribe(client: Client) {
     cancel ??= client.cancelTask({ tenant: '', id: taskId, metadata: undefined });
   }
   await cancel;
-  const final = await eventually(async () => {
+  const final = await eventually<a2a.Task | undefined>(async () => {
     const task = await client.getTask({ tenant: '', id: taskId, historyLength: undefined });
     return task.status?.state === a2a.TaskState.TASK_STATE_CANCELED ? task : undefined;
-  });
-  return { events: seen.map(json.event), final: json.task(final) };
+  }, 15_000);
+  return { events: seen.map(json.event), final: json.task(final as a2a.Task) };
 }

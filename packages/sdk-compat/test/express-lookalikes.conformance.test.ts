@@ -1,10 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import {
-  defineAdapterConformanceSuite,
-  defineAdversarialSuite,
-  type HarnessStartOptions,
-  testCaller,
-} from '@a2a/adapter-testsuite';
+import { defineAdapterSuites, type HarnessStartOptions, testCaller } from '@a2a/adapter-testsuite';
 import type { A2AHttpHandler } from '@a2a/core';
 import { UnauthenticatedUser } from '@a2a-js/sdk/server';
 import express from 'express';
@@ -34,5 +29,4 @@ const harness = {
   },
 };
 
-defineAdapterConformanceSuite(harness);
-defineAdversarialSuite(harness);
+defineAdapterSuites(harness);

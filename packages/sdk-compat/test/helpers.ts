@@ -1,19 +1,13 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listen as listenOn } from '@a2a/adapter-testsuite';
 import { type Message, Role, type SendMessageRequest } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 
-/** Listens on 127.0.0.1, port 0; resolves with the origin. */
-export async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+/** Listens on 127.0.0.1, port 0 (the testsuite's shared harness); resolves with the origin. */
+export const listen = async (server: Server): Promise<string> => (await listenOn(server)).url;
 
-export const close = (server: Server): Promise<void> =>
-  new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+/** Drops open connections and closes. */
+export const close = closeServer;
 
 /** The official client, from the card at the origin, preferring `transport`. */
 export function sdkClient(origin: string, transport: 'JSONRPC' | 'HTTP+JSON'): Promise<Client> {
