@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const out = join(process.cwd(), 'dist', 'cjs');
+/** An import (type-only or not) in a declaration file of a package whose types are ES modules only. */
+const ESM_TYPES = /^import (?:type )?(\{[^}]*\}|\* as \w+) from '((?:jose|@a2a-js\/sdk)(?:\/[^']*)?)';$/gm;
 const tsc = createRequire(join(process.cwd(), 'package.json')).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { stdio: 'inherit' });
 writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
@@ -15,10 +17,16 @@ for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) 
   if (!entry.isFile()) continue;
   const file = join(entry.parentPath, entry.name);
   if (entry.name.endsWith('.d.ts')) {
-    // Types from jose, which is ES modules only: a CommonJS declaration must say so (TS1541 in `node16`/`nodenext`
-    // projects that check library types).
+    // Types from packages whose declarations are ES modules only (jose; @a2a-js/sdk, whose `types` condition comes
+    // before `require`): a CommonJS declaration must import them as types, saying so (else TS1541/TS1479 in
+    // `node16`/`nodenext` projects that check library types).
     const types = readFileSync(file, 'utf8');
-    const marked = types.replace(/(import type \{[^}]*\} from 'jose');/g, "$1 with { 'resolution-mode': 'import' };");
+    const marked = types
+      .replace(ESM_TYPES, (_, clause, specifier) => {
+        const names = clause.replace(/\btype /g, '');
+        return `import type ${names} from '${specifier}' with { 'resolution-mode': 'import' };`;
+      })
+      .replaceAll("import('jose')", "import('jose', { with: { 'resolution-mode': 'import' } })");
     if (marked !== types) writeFileSync(file, marked);
     continue;
   }

@@ -12,7 +12,7 @@ import { createTestDatabase, hasDatabase } from '../packages/postgres/test/db.js
 import { npmEnv, packPackages, ROOT } from '../scripts/pack-packages.mjs';
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const DUAL = ['core', 'express', 'koa', 'hapi', 'webhook-receiver', 'postgres', 'client'];
+const DUAL = ['core', 'express', 'koa', 'hapi', 'webhook-receiver', 'postgres', 'client', 'sdk-compat'];
 
 // Every published entry point, imported by name (a missing or wrongly typed export fails tsc).
 const CONSUMER = `import { createA2AHandler, type AgentExecutor } from '@a2a/core';
@@ -27,6 +27,10 @@ import { a2aHapi } from '@a2a/hapi';
 import { createWebhookReceiver } from '@a2a/webhook-receiver';
 import { PostgresTaskStore } from '@a2a/postgres';
 import { A2AClient } from '@a2a/client';
+import { fromSdkExecutor } from '@a2a/sdk-compat';
+import { jsonRpcHandler } from '@a2a/sdk-compat/express';
+import { fromSdkV03Executor } from '@a2a/sdk-compat/v0.3';
+import { A2AExpressApp } from '@a2a/sdk-compat/v0.3/express';
 
 const executor: AgentExecutor = { execute: (ctx) => ctx.reply('hi') };
 const a2a = createA2AHandler({
@@ -41,6 +45,7 @@ const a2a = createA2AHandler({
 const kinds = [createNodeHandler, AgentCardSchema.parse, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map(
   (f) => typeof f,
 );
+const compat = [fromSdkExecutor, jsonRpcHandler, fromSdkV03Executor, A2AExpressApp].map((f) => typeof f);
 const operations =
   Object.keys(OPERATIONS).length > 0 && typeof carryRefusal === 'function' && new A2AError('TaskNotFound', 'x').code === -32001;
 async function main(): Promise<void> {
@@ -52,7 +57,7 @@ async function main(): Promise<void> {
   const client = await A2AClient.connect('http://127.0.0.1', { fetch: (input, init) => a2a.fetch(new Request(input, init)) });
   const sent = await client.sendMessage({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
   const reply = 'message' in sent ? sent.message.parts : [];
-  console.log(JSON.stringify({ card: card.name, kinds, operations, hapi: typeof a2aHapi.register, express: express.length, reply }));
+  console.log(JSON.stringify({ card: card.name, kinds, compat, operations, hapi: typeof a2aHapi.register, express: express.length, reply }));
 }
 void main();
 `;
@@ -90,6 +95,7 @@ beforeAll(() => {
       '@types/node@20',
       '@types/express@5',
       '@types/koa@3',
+      '@a2a-js/sdk@1.3.0', // @a2a/sdk-compat's optional peer
     ],
     { cwd: work, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -130,6 +136,7 @@ describe('packed packages in every TypeScript module mode', () => {
       expect(JSON.parse(out)).toEqual({
         card: 'Module mode agent',
         kinds: ['function', 'function', 'function', 'function', 'function', 'function'],
+        compat: ['function', 'function', 'function', 'function'],
         operations: true,
         hapi: 'function',
         express: 2,
@@ -137,7 +144,37 @@ describe('packed packages in every TypeScript module mode', () => {
       });
     },
     60_000,
-  ); // one strict tsc over seven packages' types: ~15 s alone, more on a busy machine
+  ); // one strict tsc over eight packages' types: ~15 s alone, more on a busy machine
+
+  // Regression: CommonJS declarations imported types of packages whose declarations are ES modules only (@a2a-js/sdk,
+  // jose) without saying so: TS1541/TS1479/TS1542 for a node16 CommonJS project that checks library types.
+  it('node16 CommonJS with skipLibCheck off: every declaration of ours type-checks', () => {
+    const dir = join(work, 'node16-cjs-libcheck');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    const entries = ['core', 'core/node', 'core/adapter', 'core/errors', 'core/internal', ...DUAL.slice(1)];
+    const entryFiles = [
+      ...entries.map((entry) => `@a2a/${entry}`),
+      '@a2a/sdk-compat/express',
+      '@a2a/sdk-compat/v0.3',
+      '@a2a/sdk-compat/v0.3/express',
+    ];
+    writeFileSync(
+      join(dir, 'index.ts'),
+      entryFiles.map((e, i) => `import * as m${i} from '${e}';\nvoid m${i};`).join('\n'),
+    );
+    const compilerOptions = { module: 'node16', moduleResolution: 'node16', strict: true, skipLibCheck: false };
+    const tsconfig = { compilerOptions: { ...compilerOptions, noEmit: true, types: ['node'] }, files: ['index.ts'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    let out = '';
+    try {
+      execFileSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+    } catch (error) {
+      out = (error as { stdout?: string }).stdout ?? String(error);
+    }
+    // Only our own declarations are judged here (a framework's types may have their own trouble).
+    expect(out.split('\n').filter((line) => line.includes('node_modules/@a2a/'))).toEqual([]);
+  }, 60_000);
 
   it('every installed package carries its LICENSE', () => {
     for (const dir of DUAL) expect(existsSync(join(work, 'node_modules', '@a2a', dir, 'LICENSE'))).toBe(true);
@@ -150,8 +187,9 @@ describe('packed packages in every TypeScript module mode', () => {
 
   // Regression: the receiver's CommonJS build required jose (ES modules only) at load, and core's lazy import of it
   // was compiled to require(): both fail where Node has no require(esm).
+  // (Not @a2a/sdk-compat: the CommonJS build of @a2a-js/sdk, which it loads, requires jose itself.)
   it('CommonJS without require(esm) loads every package, and signs and verifies with jose at first use', () => {
-    const code = `for (const p of ${JSON.stringify(DUAL.map((d) => `@a2a/${d}`))}) require(p);
+    const code = `for (const p of ${JSON.stringify(DUAL.filter((d) => d !== 'sdk-compat').map((d) => `@a2a/${d}`))}) require(p);
       const { generatePushSigningKey, PushSigner } = require('@a2a/core');
       const { createWebhookReceiver } = require('@a2a/webhook-receiver');
       (async () => {
