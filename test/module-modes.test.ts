@@ -99,7 +99,7 @@ beforeAll(() => {
     ],
     { cwd: work, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
-}, 240_000);
+}, 600_000); // a liveness bound: packing and one npm install on a slow, loaded machine
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });

@@ -108,7 +108,7 @@ beforeAll(async () => {
   }
   // Keep an unhandled rejection from surfacing before a test awaits it.
   for (const p of prepared.values()) p.catch(() => {});
-}, 240_000);
+}, 600_000); // a liveness bound: packing after a cold build took 238–261 s at load average 13–25
 
 afterAll(async () => {
   // With `-t` picking some tests, the other projects may still be installing or compiling into the folder.

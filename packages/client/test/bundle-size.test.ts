@@ -48,7 +48,7 @@ beforeAll(() => {
   entry = join(app, 'entry.js');
   writeFileSync(entry, "export * from '@a2a/client';\n");
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-}, 240_000); // a cold build of core and the client on a slow machine
+}, 600_000); // a liveness bound: a cold build of core and the client on a slow, loaded machine
 
 afterAll(() => {
   if (app) rmSync(join(app, '..'), { recursive: true, force: true });
