@@ -172,12 +172,14 @@ export class EventApplier {
     this.track(written);
   }
 
+  /** One derived promise per helper call: it records the first failure and is the tail `drain()` waits for. */
   private track(written: Promise<unknown>): void {
-    written.catch((error: unknown) => {
-      this.failure ??= error;
-    });
-    this.tail = written.catch(() => {});
+    this.tail = written.then(undefined, this.recordFailure);
   }
+
+  private readonly recordFailure = (error: unknown): void => {
+    this.failure ??= error;
+  };
 }
 
 const hasKeys = (record: Record<string, unknown> | undefined): record is Record<string, unknown> =>
