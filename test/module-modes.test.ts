@@ -28,7 +28,7 @@ import { createWebhookReceiver } from '@a2a/webhook-receiver';
 import { PostgresTaskStore } from '@a2a/postgres';
 import { A2AClient } from '@a2a/client';
 import { fromSdkExecutor } from '@a2a/sdk-compat';
-import { jsonRpcHandler } from '@a2a/sdk-compat/express';
+import { jsonRpcHandler, UserBuilder } from '@a2a/sdk-compat/express';
 import { fromSdkV03Executor } from '@a2a/sdk-compat/v0.3';
 import { A2AExpressApp } from '@a2a/sdk-compat/v0.3/express';
 
@@ -45,7 +45,9 @@ const a2a = createA2AHandler({
 const kinds = [createNodeHandler, AgentCardSchema.parse, a2aExpress, a2aKoa, createWebhookReceiver, PostgresTaskStore].map(
   (f) => typeof f,
 );
-const compat = [fromSdkExecutor, jsonRpcHandler, fromSdkV03Executor, A2AExpressApp].map((f) => typeof f);
+const compat = [fromSdkExecutor, jsonRpcHandler, UserBuilder.noAuthentication, fromSdkV03Executor, A2AExpressApp].map(
+  (f) => typeof f,
+);
 const operations =
   Object.keys(OPERATIONS).length > 0 && typeof carryRefusal === 'function' && new A2AError('TaskNotFound', 'x').code === -32001;
 async function main(): Promise<void> {
@@ -136,7 +138,7 @@ describe('packed packages in every TypeScript module mode', () => {
       expect(JSON.parse(out)).toEqual({
         card: 'Module mode agent',
         kinds: ['function', 'function', 'function', 'function', 'function', 'function'],
-        compat: ['function', 'function', 'function', 'function'],
+        compat: ['function', 'function', 'function', 'function', 'function'],
         operations: true,
         hapi: 'function',
         express: 2,

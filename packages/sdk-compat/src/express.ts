@@ -2,14 +2,21 @@
 // `app.use(path, …)` takes where the SDK's was mounted (the bindings: a middleware and its body-parser error handler).
 import type { MountableHandler } from '@a2a/core';
 import type * as sdk from '@a2a-js/sdk';
-import { UserBuilder } from '@a2a-js/sdk/server/express';
+import { UnauthenticatedUser } from '@a2a-js/sdk/server';
 import type express from 'express';
 import type { RequestHandler } from 'express';
 import { type CompatMiddleware, cardRouter, isJsonRpcCall, mountedRouter } from './express-mount.js';
 import { fromSdkCard } from './sdk-codec.js';
 import type { SdkUserBuilder } from './sdk-context.js';
 
-export { UserBuilder };
+/**
+ * As the SDK's (`@a2a-js/sdk/server/express`): `UserBuilder.noAuthentication` answers the SDK's own
+ * `UnauthenticatedUser`. Defined here rather than re-exported, so this entry's CommonJS declarations only import the
+ * SDK's types (its declarations are ES modules only).
+ */
+export const UserBuilder: { noAuthentication: () => Promise<UnauthenticatedUser> } = {
+  noAuthentication: async () => new UnauthenticatedUser(),
+};
 
 export interface CompatHandlerOptions {
   /** The look-alike `DefaultRequestHandler` (or any handler of ours, e.g. `createA2AHandler`'s). */
