@@ -36,6 +36,12 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
   input[name] = source;
 }
 const groups = GROUPS.filter((name) => input[name]);
+/**
+ * Modules both the schemas and the engine import that must not pull Zod into the engine's start-up: core's
+ * `schemas/plain.ts` (the schemas' callbacks, which the generated validators import too). A chunk of their own, ahead
+ * of the groups above (docs/performance.md, "Cold start").
+ */
+const ZOD_FREE = [/\/src\/schemas\/plain\.ts$/];
 
 /** Per group entry, the modules it imports statically, directly or not (filled once the module graph is built). */
 const reached = new Map(groups.map((name) => [name, new Set()]));
@@ -73,11 +79,14 @@ const { output } = await bundle.write({
   format: 'esm',
   chunkFileNames: 'chunks/[name]-[hash].js',
   codeSplitting: {
-    groups: groups.map((name, i) => ({
-      name: CHUNK_NAMES[name] ?? name.replace(/\/index$/, ''),
-      priority: groups.length - i,
-      test: (id) => reached.get(name).has(id),
-    })),
+    groups: [
+      { name: 'schema-plain', priority: groups.length + 1, test: (id) => ZOD_FREE.some((re) => re.test(id)) },
+      ...groups.map((name, i) => ({
+        name: CHUNK_NAMES[name] ?? name.replace(/\/index$/, ''),
+        priority: groups.length - i,
+        test: (id) => reached.get(name).has(id),
+      })),
+    ],
   },
 });
 await bundle.close();

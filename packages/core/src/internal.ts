@@ -14,12 +14,9 @@ export {
   V03_PROTOCOL_VERSION,
 } from './compat/v03-card.js';
 export { v03PushSerializer } from './compat/v03-push.js';
+export { fromV03Artifact, fromV03Message, fromV03StreamResult, fromV03Task } from './compat/v03-read.js';
 export {
-  fromV03Artifact,
-  fromV03Message,
   fromV03PushConfig,
-  fromV03StreamResult,
-  fromV03Task,
   toV03Artifact,
   toV03Message,
   toV03Part,

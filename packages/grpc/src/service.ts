@@ -115,7 +115,8 @@ export function createA2AGrpcService(http: A2AHttpHandler, options: A2AGrpcServi
     authorize(engine.agentCard, context?.user);
     const request = call.request;
     if ('error' in request) throw request.error;
-    const params = parseParams(operation, request.json);
+    const checked = parseParams(operation, request.json);
+    const params = checked instanceof Promise ? await checked : checked;
     const extensions = metadataList(call.metadata, 'a2a-extensions').filter((uri) => declared.has(uri));
     if (extensions.length) {
       const activated = new Metadata();

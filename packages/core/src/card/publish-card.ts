@@ -1,4 +1,5 @@
-import { type AgentCard, type AgentInterface, PROTOCOL_BINDINGS } from '../schemas/agent-card.js';
+import type { AgentCard, AgentInterface } from '../schemas/agent-card.js';
+import { PROTOCOL_BINDINGS } from '../schemas/plain.js';
 import type { AgentCardInput } from '../server/agent-card-input.js';
 
 /** Where the handler serves each binding (`false`: not served), and whether the legacy wires are on. */

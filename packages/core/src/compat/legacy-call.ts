@@ -33,7 +33,7 @@ export async function call<N extends OperationName>(
   version: LegacyVersion,
 ): Promise<Awaited<OperationOutput<N>>> {
   const operation = OPERATIONS[name];
-  const parsed = parseParamsOf(name, params);
+  const parsed = await parseParamsOf(name, params);
   if (!parsed.success) {
     const error = fromZodError(parsed.error);
     error.message = `${error.message} (request read as A2A ${version}, translated to ${name})`;

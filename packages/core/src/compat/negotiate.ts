@@ -1,8 +1,9 @@
+import type { z } from 'zod';
 import { A2AError, fromZodError } from '../errors.js';
 import type { JsonRpcCall, JsonRpcSettings, JsonRpcVersionRouter } from '../http/json-rpc.js';
 import { isObject } from '../is-object.js';
 import { onDemand } from '../on-demand.js';
-import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
+import { OPERATIONS, type Operation, type OperationEnv, parseOperationParams } from '../server/operations.js';
 import type { LegacyJsonRpc } from './legacy-json-rpc.js';
 import { legacyVersionOf, SHARED_METHOD_NAMES } from './legacy-routes.js';
 import type { LegacyVersion } from './shape.js';
@@ -119,18 +120,24 @@ export function createJsonRpcVersionRouter(
     return legacy.serve(call, env, settings, wire, requested);
   }
   return (requested: string | undefined) =>
-    (call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response> | undefined => {
+    (call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response | undefined> | undefined => {
       const wire = jsonRpcWire(call.method, requested, policy);
       if (wire !== '1.0') return serveLegacy(call, env, settings, wire, requested);
       if (hasKind(call.params)) {
         const operation = (OPERATIONS as Record<string, Operation>)[call.method];
-        const parsed = operation?.params.safeParse(call.params);
-        if (parsed && !parsed.success) {
-          const error = fromZodError(parsed.error);
-          error.message = `${error.message} (request read as A2A 1.0, which has no \`kind\` discriminators; A2A 0.3 clients call message/send)`;
-          throw error;
-        }
+        const parsed = operation && parseOperationParams(operation, call.params);
+        // A refusal comes as a promise (its field names from the Zod schema): the caller awaits the router's answer.
+        if (parsed instanceof Promise) return parsed.then(readAsV1);
+        if (parsed) readAsV1(parsed);
       }
       return undefined;
     };
+}
+
+/** A refused v1.0 call whose params carry `kind`: the error says it was read as A2A 1.0. */
+function readAsV1(parsed: z.ZodSafeParseResult<unknown>): undefined {
+  if (parsed.success) return undefined;
+  const error = fromZodError(parsed.error);
+  error.message = `${error.message} (request read as A2A 1.0, which has no \`kind\` discriminators; A2A 0.3 clients call message/send)`;
+  throw error;
 }

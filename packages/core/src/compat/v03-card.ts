@@ -1,11 +1,7 @@
 import { isObject } from '../is-object.js';
-import {
-  type AgentCard,
-  AgentCardSchema,
-  type AgentInterface,
-  type SecurityRequirement,
-  type SecurityScheme,
-} from '../schemas/agent-card.js';
+import type { AgentCard, AgentInterface, SecurityRequirement, SecurityScheme } from '../schemas/agent-card.js';
+import { schemasNow } from '../schemas/schemas-now.js';
+import { INVALID, validateAgentCard } from '../schemas/validators.generated.js';
 import { badShape, compact } from './shape.js';
 
 // Agent card translation. v0.3 cards have a top-level `url` + `preferredTransport` + `additionalInterfaces`, a
@@ -158,35 +154,37 @@ export function fromV03AgentCard(input: unknown): AgentCard {
     isObject(input.capabilities) ? input.capabilities : {}
   ) as Json;
   const skills = Array.isArray(input.skills) ? (input.skills as Json[]) : [];
-  const parsed = AgentCardSchema.safeParse(
-    compact({
-      name: input.name,
-      description: input.description ?? '',
-      supportedInterfaces: interfaces,
-      provider: input.provider ?? undefined,
-      version: input.version,
-      documentationUrl: input.documentationUrl ?? undefined,
-      iconUrl: input.iconUrl ?? undefined,
-      capabilities: compact({
-        ...capabilities,
-        extendedAgentCard:
-          typeof input.supportsAuthenticatedExtendedCard === 'boolean'
-            ? input.supportsAuthenticatedExtendedCard
-            : undefined,
-      }),
-      securitySchemes: mapValues(
-        isObject(input.securitySchemes) ? (input.securitySchemes as Record<string, Json>) : undefined,
-        fromV03SecurityScheme,
-      ),
-      securityRequirements: fromV03Security(input.security),
-      defaultInputModes: input.defaultInputModes ?? ['text/plain'],
-      defaultOutputModes: input.defaultOutputModes ?? ['text/plain'],
-      skills: skills.map(({ security, ...skill }) =>
-        compact({ ...skill, description: skill.description ?? '', securityRequirements: fromV03Security(security) }),
-      ),
-      signatures: input.signatures ?? undefined,
+  const card = compact({
+    name: input.name,
+    description: input.description ?? '',
+    supportedInterfaces: interfaces,
+    provider: input.provider ?? undefined,
+    version: input.version,
+    documentationUrl: input.documentationUrl ?? undefined,
+    iconUrl: input.iconUrl ?? undefined,
+    capabilities: compact({
+      ...capabilities,
+      extendedAgentCard:
+        typeof input.supportsAuthenticatedExtendedCard === 'boolean'
+          ? input.supportsAuthenticatedExtendedCard
+          : undefined,
     }),
-  );
+    securitySchemes: mapValues(
+      isObject(input.securitySchemes) ? (input.securitySchemes as Record<string, Json>) : undefined,
+      fromV03SecurityScheme,
+    ),
+    securityRequirements: fromV03Security(input.security),
+    defaultInputModes: input.defaultInputModes ?? ['text/plain'],
+    defaultOutputModes: input.defaultOutputModes ?? ['text/plain'],
+    skills: skills.map(({ security, ...skill }) =>
+      compact({ ...skill, description: skill.description ?? '', securityRequirements: fromV03Security(security) }),
+    ),
+    signatures: input.signatures ?? undefined,
+  });
+  // The check generated from AgentCardSchema; on a refusal, the schema itself names the field (where it can load now).
+  const checked = validateAgentCard(card);
+  if (checked !== INVALID) return checked;
+  const parsed = schemasNow()?.AgentCardSchema.safeParse(card) ?? { success: false as const, error: { issues: [] } };
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     throw badShape(version, first?.path.join('.') || 'card', first?.message ?? 'invalid card');

@@ -18,7 +18,7 @@ export async function listTasksV03(query: URLSearchParams, env: OperationEnv): P
   const params: Record<string, unknown> = Object.fromEntries(query);
   delete params['A2A-Version'];
   if (typeof params.status === 'string') params.status = stateFromV03(params.status);
-  const request = parseNamedParams('ListTasks', params);
+  const request = await parseNamedParams('ListTasks', params);
   const page = await env.handler.listTasks(request, env.call);
   return {
     tasks: page.tasks.map((task) => taskToProto(toV03Task(task))),

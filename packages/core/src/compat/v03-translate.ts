@@ -1,18 +1,7 @@
-import type { z } from 'zod';
-import { fromZodError } from '../errors.js';
 import { isObject } from '../is-object.js';
-import { type Message, MessageSchema, type Part } from '../schemas/message.js';
+import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig, TaskPushNotificationConfigInput } from '../schemas/push-config.js';
-import {
-  type Artifact,
-  ArtifactSchema,
-  type StreamResponse,
-  StreamResponseSchema,
-  type Task,
-  TaskSchema,
-  type TaskState,
-  type TaskStatus,
-} from '../schemas/task.js';
+import type { Artifact, StreamResponse, Task, TaskState, TaskStatus } from '../schemas/task.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
 import { badShape, compact, type LegacyVersion, optionalObject, optionalString } from './shape.js';
 import type {
@@ -217,7 +206,7 @@ export function messageFromV03(input: unknown, field: string, version: LegacyVer
   });
 }
 
-function statusFromV03(input: unknown, field: string): Record<string, unknown> {
+export function statusFromV03(input: unknown, field: string): Record<string, unknown> {
   if (!isObject(input)) throw badShape('0.3', field, 'must be an object');
   const state = typeof input.state === 'string' ? STATE_IN[input.state] : undefined;
   if (!state) throw badShape('0.3', `${field}.state`, `unknown state ${JSON.stringify(input.state)}`);
@@ -228,7 +217,7 @@ function statusFromV03(input: unknown, field: string): Record<string, unknown> {
   });
 }
 
-function artifactFromV03(input: unknown, field: string): Record<string, unknown> {
+export function artifactFromV03(input: unknown, field: string): Record<string, unknown> {
   if (!isObject(input)) throw badShape('0.3', field, 'must be an object');
   if (!Array.isArray(input.parts)) throw badShape('0.3', `${field}.parts`, 'must be an array');
   return compact({
@@ -241,7 +230,7 @@ function artifactFromV03(input: unknown, field: string): Record<string, unknown>
   });
 }
 
-function taskFromV03(input: unknown, field: string): Record<string, unknown> {
+export function taskFromV03(input: unknown, field: string): Record<string, unknown> {
   if (!isObject(input)) throw badShape('0.3', field, 'must be an object');
   return compact({
     id: input.id,
@@ -277,55 +266,6 @@ export function pushConfigFromV03(
     token: config.token ?? undefined,
     authentication: scheme === undefined ? undefined : compact({ scheme, credentials: auth?.credentials ?? undefined }),
   });
-}
-
-function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const error = fromZodError(result.error);
-    error.message = `${error.message} (request read as A2A 0.3)`;
-    throw error;
-  }
-  return result.data;
-}
-
-export const fromV03Message = (message: V03Message | unknown): Message =>
-  parsed(MessageSchema, messageFromV03(message, 'message'));
-export const fromV03Task = (task: V03Task | unknown): Task => parsed(TaskSchema, taskFromV03(task, 'task'));
-export const fromV03Artifact = (artifact: V03Artifact | unknown): Artifact =>
-  parsed(ArtifactSchema, artifactFromV03(artifact, 'artifact'));
-
-/** A v0.3 stream result (or webhook body) as a v1.0 StreamResponse. */
-export function fromV03StreamResult(result: V03StreamResult | unknown): StreamResponse {
-  if (!isObject(result)) throw badShape('0.3', 'result', 'must be an object');
-  switch (result.kind) {
-    case 'task':
-      return { task: fromV03Task(result) };
-    case 'message':
-      return { message: fromV03Message(result) };
-    case 'status-update':
-      return parsed(StreamResponseSchema, {
-        statusUpdate: compact({
-          taskId: result.taskId,
-          contextId: result.contextId,
-          status: statusFromV03(result.status, 'status'),
-          metadata: result.metadata ?? undefined,
-        }),
-      });
-    case 'artifact-update':
-      return parsed(StreamResponseSchema, {
-        artifactUpdate: compact({
-          taskId: result.taskId,
-          contextId: result.contextId,
-          artifact: artifactFromV03(result.artifact, 'artifact'),
-          append: result.append ?? undefined,
-          lastChunk: result.lastChunk ?? undefined,
-          metadata: result.metadata ?? undefined,
-        }),
-      });
-    default:
-      throw badShape('0.3', 'kind', `unknown result kind ${JSON.stringify(result.kind)}`);
-  }
 }
 
 export function fromV03PushConfig(config: V03TaskPushNotificationConfig): TaskPushNotificationConfigInput {

@@ -120,7 +120,8 @@ export async function serveJsonRpcCall(
       const near = similarMethod(call.method);
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);
     }
-    const params = parseParams(operation, call.params);
+    const checked = parseParams(operation, call.params);
+    const params = checked instanceof Promise ? await checked : checked;
     const scoped = tenantScoped(env, params);
     if (operation.stream) return await streamResponse(operation.run(params, scoped), new JsonRpcFraming(id, settings));
     const result = await operation.run(params, scoped);

@@ -130,7 +130,8 @@ export async function serveRest(
     const query = route.body ? {} : Object.fromEntries(url.searchParams);
     delete query['A2A-Version'];
     const operation: Operation = OPERATIONS[route.operation];
-    const params = parseParams(operation, { ...query, ...body, ...pathFields });
+    const checked = parseParams(operation, { ...query, ...body, ...pathFields });
+    const params = checked instanceof Promise ? await checked : checked;
     const scoped = tenant === undefined ? env : withCall(env, { tenant });
     if (operation.stream) {
       return await streamResponse(

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { hasOneMember } from './plain.js';
 import { emptyList, emptyMap, emptyString, protoMessage, struct } from './proto-json.js';
 
-export const PROTOCOL_BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON', grpc: 'GRPC' } as const;
+export { PROTOCOL_BINDINGS } from './plain.js';
 
 export const AgentInterfaceSchema = protoMessage({
   url: z.string().min(1),
@@ -77,7 +78,7 @@ export const SecuritySchemeSchema = protoMessage({
   }).optional(),
   openIdConnectSecurityScheme: protoMessage({ description, openIdConnectUrl: emptyString }).optional(),
   mtlsSecurityScheme: protoMessage({ description }).optional(),
-}).refine((s) => Object.values(s).filter((v) => v !== undefined).length === 1, {
+}).refine(hasOneMember, {
   message: 'a security scheme must have exactly one scheme member',
 });
 export type SecurityScheme = z.output<typeof SecuritySchemeSchema>;

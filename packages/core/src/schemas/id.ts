@@ -1,11 +1,7 @@
 import { z } from 'zod';
+import { MAX_ID_LENGTH } from './plain.js';
 
-/**
- * The longest id a request may carry (task, context, message, push config, referenced task, tenant), in characters.
- * Generous next to the 36-character UUIDs the server makes, small enough that an id repeated in an error (message,
- * `ErrorInfo` metadata, gRPC trailers) stays far under any header or log limit. Every binding shares it.
- */
-export const MAX_ID_LENGTH = 1024;
+export { MAX_ID_LENGTH };
 
 const tooLong = { message: `must be at most ${MAX_ID_LENGTH} characters` };
 

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { boundedId, requiredId } from './id.js';
+import { asIs, isRealRole, partHasOneContent } from './plain.js';
 import { bytes, protoEnum, protoMessage, struct } from './proto-json.js';
 
 export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
 export type Role = Exclude<(typeof ROLES)[number], 'ROLE_UNSPECIFIED'>;
 export const RoleSchema = protoEnum(ROLES)
-  .refine((r) => r !== 'ROLE_UNSPECIFIED', { message: 'must be ROLE_USER or ROLE_AGENT' })
-  .transform((r) => r as Role);
-
-const PART_CONTENT = ['text', 'raw', 'url', 'data'] as const;
+  .refine(isRealRole, { message: 'must be ROLE_USER or ROLE_AGENT' })
+  .transform(asIs as (r: string) => Role);
 
 /** Part: exactly one of text | raw | url | data, plus optional metadata, filename and mediaType. */
 export const PartSchema = protoMessage({
@@ -19,18 +18,7 @@ export const PartSchema = protoMessage({
   metadata: struct.optional(),
   filename: z.string().optional(),
   mediaType: z.string().optional(),
-}).superRefine((part, ctx) => {
-  const present = PART_CONTENT.filter((k) => part[k] !== undefined);
-  if (present.length !== 1) {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        present.length === 0
-          ? 'part must have one of text, raw, url or data'
-          : `part must have exactly one of text, raw, url or data (got ${present.join(', ')})`,
-    });
-  }
-});
+}).check(partHasOneContent);
 export type Part = z.output<typeof PartSchema>;
 
 export const MessageSchema = protoMessage({

@@ -30,10 +30,4 @@ export type TaskPushNotificationConfig = TaskPushNotificationConfigInput & {
   protocolVersion?: string | undefined;
 };
 
-/** The config as the v1.0 wire shows it (internal fields dropped). */
-export function publicPushConfig({
-  protocolVersion: _,
-  ...config
-}: TaskPushNotificationConfig): TaskPushNotificationConfig {
-  return config;
-}
+export { publicPushConfig } from './plain.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedId, requiredId } from './id.js';
 import { MessageSchema } from './message.js';
+import { hasTaskId, unsetStateFilter, unsetZeroPageSize } from './plain.js';
 import { bool, emptyList, emptyString, int32, protoMessage, struct, timestamp } from './proto-json.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema, TaskStateSchema } from './task.js';
@@ -9,15 +10,11 @@ const tenant = boundedId.optional();
 const id = requiredId;
 /** `historyLength`: unset = everything, 0 = none, n = the n most recent. */
 const historyLength = int32.pipe(z.number().min(0, { message: 'must not be negative' })).optional();
-/**
- * A task-state filter: UNSPECIFIED (0) and ts-proto's UNRECOGNIZED (-1), which `@a2a-js/sdk` sends for an unset
- * filter, mean "no filter"; any other name must be a real state.
- */
-const NO_STATE_FILTER: ReadonlySet<unknown> = new Set(['TASK_STATE_UNSPECIFIED', 'UNRECOGNIZED', 0, -1, '0', '-1']);
-const stateFilter = z.preprocess((v) => (NO_STATE_FILTER.has(v) ? undefined : v), TaskStateSchema.optional());
+/** A task-state filter: the unset values mean "no filter" (`unsetStateFilter`); any other name must be a real state. */
+const stateFilter = z.preprocess(unsetStateFilter, TaskStateSchema.optional());
 const pageSize = int32.pipe(z.number().min(1).max(100, { message: 'must be between 1 and 100' })).optional();
 /** A plain (not `optional`) int32 page size: 0 is its unset value. */
-const plainPageSize = z.preprocess((v) => (v === 0 || v === '0' ? undefined : v), pageSize);
+const plainPageSize = z.preprocess(unsetZeroPageSize, pageSize);
 
 export const SendMessageConfigurationSchema = protoMessage({
   acceptedOutputModes: z.array(z.string()).optional(),
@@ -56,10 +53,10 @@ export type CancelTaskRequest = z.output<typeof CancelTaskRequestSchema>;
 export const SubscribeToTaskRequestSchema = protoMessage({ tenant, id });
 export type SubscribeToTaskRequest = z.output<typeof SubscribeToTaskRequestSchema>;
 
-export const CreateTaskPushNotificationConfigRequestSchema = TaskPushNotificationConfigSchema.refine(
-  (c) => typeof c.taskId === 'string' && c.taskId.length > 0,
-  { message: 'taskId is required', path: ['taskId'] },
-);
+export const CreateTaskPushNotificationConfigRequestSchema = TaskPushNotificationConfigSchema.refine(hasTaskId, {
+  message: 'taskId is required',
+  path: ['taskId'],
+});
 
 export const GetTaskPushNotificationConfigRequestSchema = protoMessage({ tenant, taskId: id, id });
 export type GetTaskPushNotificationConfigRequest = z.output<typeof GetTaskPushNotificationConfigRequestSchema>;

@@ -1,4 +1,4 @@
-import { MAX_ID_LENGTH } from './id.js';
+import { MAX_ID_LENGTH } from './plain.js';
 import type { SendMessageRequest } from './requests.js';
 
 /**

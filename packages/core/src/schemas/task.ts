@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Message, MessageSchema, PartSchema } from './message.js';
+import { asIs, isRealTaskState } from './plain.js';
 import { bool, protoEnum, protoMessage, struct, timestamp } from './proto-json.js';
 
 /** Proto order: the index is the enum number. */
@@ -17,9 +18,9 @@ export const TASK_STATES = [
 export const TaskStateEnum = protoEnum(TASK_STATES);
 /** A real task state (UNSPECIFIED is never a task's state). */
 export type TaskState = Exclude<(typeof TASK_STATES)[number], 'TASK_STATE_UNSPECIFIED'>;
-export const TaskStateSchema = TaskStateEnum.refine((s) => s !== 'TASK_STATE_UNSPECIFIED', {
+export const TaskStateSchema = TaskStateEnum.refine(isRealTaskState, {
   message: 'TASK_STATE_UNSPECIFIED is not a task state',
-}).transform((s) => s as TaskState);
+}).transform(asIs as (s: string) => TaskState);
 
 export const TaskStatusSchema = protoMessage({
   state: TaskStateSchema,

@@ -1,4 +1,6 @@
-import { type AgentCard, AgentCardSchema } from '../schemas/agent-card.js';
+import type { AgentCard } from '../schemas/agent-card.js';
+import { schemasNow } from '../schemas/schemas-now.js';
+import { INVALID, validateAgentCard } from '../schemas/validators.generated.js';
 
 /** The agent card as the app declares it; the HTTP layer fills in `supportedInterfaces` from where it is mounted. */
 export type AgentCardInput = Omit<
@@ -22,7 +24,13 @@ export function normalizeCard(input: AgentCardInput): AgentCard {
       { url: 'http://localhost/', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
     ],
   };
-  const parsed = AgentCardSchema.safeParse(card);
+  // The check generated from AgentCardSchema (no Zod at setup); on a refusal, the schema itself names the fields.
+  const checked = validateAgentCard(card);
+  if (checked !== INVALID) return { ...checked, supportedInterfaces: input.supportedInterfaces ?? [] };
+  const parsed = schemasNow()?.AgentCardSchema.safeParse(card);
+  if (!parsed) {
+    throw new Error('Invalid agent card (AgentCardSchema from @a2a/core/schemas.safeParse(card) names the fields)');
+  }
   if (!parsed.success)
     throw new Error(
       `Invalid agent card: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { A2AError, fromZodError } from '../errors.js';
 import {
   type Operation,
@@ -22,19 +23,31 @@ export function checkParams(params: unknown): Record<string, unknown> {
   return params as Record<string, unknown>;
 }
 
-/** The params of an operation picked by a runtime name, checked; a refusal is InvalidParams naming the fields. */
-export function parseParams(operation: Operation, params: unknown): Record<string, unknown> {
-  const parsed = parseOperationParams(operation, checkParams(params));
+/** The parsed params, or the InvalidParams error naming the fields. */
+function dataOrThrow<T>(parsed: z.ZodSafeParseResult<T>): T {
   if (!parsed.success) throw fromZodError(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * The params of an operation picked by a runtime name, checked; a refusal is InvalidParams naming the fields. Accepted
+ * params come back synchronously; a refusal as a rejected promise (its field names come from the Zod schema, loaded
+ * then), so callers write `const params = checked instanceof Promise ? await checked : checked`.
+ */
+export function parseParams(
+  operation: Operation,
+  params: unknown,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   // Every request schema is an object schema; the erased `Operation` only knows its output as `unknown`.
-  return parsed.data as Record<string, unknown>;
+  const parsed = parseOperationParams(operation, checkParams(params)) as
+    | z.ZodSafeParseResult<Record<string, unknown>>
+    | Promise<z.ZodSafeParseResult<Record<string, unknown>>>;
+  return parsed instanceof Promise ? parsed.then(dataOrThrow) : dataOrThrow(parsed);
 }
 
 /** The same for an operation named in the code, typed as its params. */
-export function parseNamedParams<N extends OperationName>(name: N, params: unknown): OperationParams<N> {
-  const parsed = parseParamsOf(name, checkParams(params));
-  if (!parsed.success) throw fromZodError(parsed.error);
-  return parsed.data;
+export async function parseNamedParams<N extends OperationName>(name: N, params: unknown): Promise<OperationParams<N>> {
+  return dataOrThrow(await parseParamsOf(name, checkParams(params)));
 }
 
 /** The env scoped to the `tenant` the params name, unless the transport already set one. */

@@ -1,20 +1,22 @@
 import type { z } from 'zod';
 import { merge } from '../merge.js';
+import { onDemand } from '../on-demand.js';
 import type { AgentCard } from '../schemas/agent-card.js';
-import {
-  CancelTaskRequestSchema,
-  CreateTaskPushNotificationConfigRequestSchema,
-  DeleteTaskPushNotificationConfigRequestSchema,
-  GetExtendedAgentCardRequestSchema,
-  GetTaskPushNotificationConfigRequestSchema,
-  GetTaskRequestSchema,
-  ListTaskPushNotificationConfigsRequestSchema,
-  ListTasksRequestSchema,
-  SendMessageRequestSchema,
-  SubscribeToTaskRequestSchema,
-} from '../schemas/requests.js';
+import type * as Schemas from '../schemas/index.js';
 import { simpleSendMessage } from '../schemas/simple-send-message.js';
 import type { StreamResponse } from '../schemas/task.js';
+import {
+  INVALID,
+  validateCancelTaskRequest,
+  validateCreateTaskPushNotificationConfigRequest,
+  validateGetExtendedAgentCardRequest,
+  validateGetTaskPushNotificationConfigRequest,
+  validateGetTaskRequest,
+  validateListTaskPushNotificationConfigsRequest,
+  validateListTasksRequest,
+  validateSendMessageRequest,
+  validateSubscribeToTaskRequest,
+} from '../schemas/validators.generated.js';
 import { parseEventId } from '../store/stream-response.js';
 import type { OperationTelemetry } from '../telemetry/operation-telemetry.js';
 import type { AgentCardInput } from './agent-card-input.js';
@@ -35,25 +37,36 @@ export interface OperationEnv {
 export const withCall = (env: OperationEnv, patch: Parameters<typeof extendCall>[1]): OperationEnv =>
   merge(env, { call: extendCall(env.call, patch) });
 
-interface OperationBase<S extends z.ZodType> {
-  params: S;
+/** The name of a Zod schema in `@a2a/core/schemas`. */
+export type SchemaName = {
+  [K in keyof typeof Schemas]: (typeof Schemas)[K] extends z.ZodType ? K : never;
+}[keyof typeof Schemas];
+
+interface OperationBase<P> {
+  /**
+   * The params' check, generated from the Zod schema (schemas/validators.generated.ts): their parsed form, or
+   * `INVALID`. No Zod at start-up or on an accepted request (docs/performance.md, "Cold start").
+   */
+  params: (params: unknown) => P | typeof INVALID;
+  /** The Zod schema `params` was generated from, loaded at the first refusal for its field-named error. */
+  schema: SchemaName;
   /** The schema's output for the common simple shape, checked by hand; `undefined` sends the params to `params`. */
-  shortcut?: (params: unknown) => z.output<S> | undefined;
+  shortcut?: (params: unknown) => P | undefined;
 }
-interface UnaryOperation<S extends z.ZodType = z.ZodType, R = unknown> extends OperationBase<S> {
+interface UnaryOperation<P = unknown, R = unknown> extends OperationBase<P> {
   stream?: false;
-  run(params: z.output<S>, env: OperationEnv): Promise<R>;
+  run(params: P, env: OperationEnv): Promise<R>;
 }
-interface StreamOperation<S extends z.ZodType = z.ZodType> extends OperationBase<S> {
+interface StreamOperation<P = unknown> extends OperationBase<P> {
   stream: true;
-  run(params: z.output<S>, env: OperationEnv): AsyncGenerator<StreamResponse>;
+  run(params: P, env: OperationEnv): AsyncGenerator<StreamResponse>;
 }
 /** Any operation, its types erased: what code that picks one by a runtime name holds. */
 export type Operation = UnaryOperation | StreamOperation;
 
-/** An entry as written: its params typed by its schema, its result inferred from `run`. */
-function op<S extends z.ZodType, R>(operation: UnaryOperation<S, R>): UnaryOperation<S, R>;
-function op<S extends z.ZodType>(operation: StreamOperation<S>): StreamOperation<S>;
+/** An entry as written: its params typed by its validator, its result inferred from `run`. */
+function op<P, R>(operation: UnaryOperation<P, R>): UnaryOperation<P, R>;
+function op<P>(operation: StreamOperation<P>): StreamOperation<P>;
 function op(operation: Operation): Operation {
   return operation;
 }
@@ -94,56 +107,86 @@ function observed<T extends Record<string, Operation>>(table: T): T {
   return table;
 }
 
-/** An operation's params checked: its shortcut when it takes them, else its schema. */
-export function parseOperationParams<S extends z.ZodType>(
-  operation: OperationBase<S>,
+/** The Zod schemas: loaded at the first refused params only. */
+const loadSchemas = onDemand(() => import('../schemas/index.js'));
+
+/**
+ * An operation's params checked: its shortcut when it takes them, else its generated validator. A refusal comes back
+ * as a promise of the Zod schema's result (the field-named issues), once the schemas have loaded; an acceptance is
+ * synchronous. The validator and the schema agree (schemas/validators.test.ts); should they not, Zod decides.
+ */
+export function parseOperationParams<P>(
+  operation: OperationBase<P>,
   params: unknown,
-): z.ZodSafeParseResult<z.output<S>> {
+): z.ZodSafeParseResult<P> | Promise<z.ZodSafeParseResult<P>> {
   const simple = operation.shortcut?.(params);
-  return simple ? { success: true, data: simple } : operation.params.safeParse(params);
+  if (simple) return { success: true, data: simple };
+  const data = operation.params(params);
+  if (data !== INVALID) return { success: true, data };
+  return loadSchemas().then((schemas) => (schemas[operation.schema] as unknown as z.ZodType<P>).safeParse(params));
 }
 
 const table = {
   SendMessage: op({
-    params: SendMessageRequestSchema,
+    params: validateSendMessageRequest,
+    schema: 'SendMessageRequestSchema',
     shortcut: simpleSendMessage,
     run: (p, { handler, call }) => handler.sendMessage(p, call),
   }),
   SendStreamingMessage: op({
-    params: SendMessageRequestSchema,
+    params: validateSendMessageRequest,
+    schema: 'SendMessageRequestSchema',
     shortcut: simpleSendMessage,
     stream: true,
     run: (p, { handler, call }) => handler.sendStreamingMessage(p, call),
   }),
-  GetTask: op({ params: GetTaskRequestSchema, run: (p, { handler, call }) => handler.getTask(p, call) }),
-  ListTasks: op({ params: ListTasksRequestSchema, run: (p, { handler, call }) => handler.listTasks(p, call) }),
-  CancelTask: op({ params: CancelTaskRequestSchema, run: (p, { handler, call }) => handler.cancelTask(p, call) }),
+  GetTask: op({
+    params: validateGetTaskRequest,
+    schema: 'GetTaskRequestSchema',
+    run: (p, { handler, call }) => handler.getTask(p, call),
+  }),
+  ListTasks: op({
+    params: validateListTasksRequest,
+    schema: 'ListTasksRequestSchema',
+    run: (p, { handler, call }) => handler.listTasks(p, call),
+  }),
+  CancelTask: op({
+    params: validateCancelTaskRequest,
+    schema: 'CancelTaskRequestSchema',
+    run: (p, { handler, call }) => handler.cancelTask(p, call),
+  }),
   SubscribeToTask: op({
-    params: SubscribeToTaskRequestSchema,
+    params: validateSubscribeToTaskRequest,
+    schema: 'SubscribeToTaskRequestSchema',
     stream: true,
     run: (p, { handler, call }) => handler.subscribeToTask(p, call, parseEventId(call.lastEventId)),
   }),
   CreateTaskPushNotificationConfig: op({
-    params: CreateTaskPushNotificationConfigRequestSchema,
+    params: validateCreateTaskPushNotificationConfigRequest,
+    schema: 'CreateTaskPushNotificationConfigRequestSchema',
     run: (p, { handler, call }) => handler.createPushConfig(p, call),
   }),
   GetTaskPushNotificationConfig: op({
-    params: GetTaskPushNotificationConfigRequestSchema,
+    params: validateGetTaskPushNotificationConfigRequest,
+    schema: 'GetTaskPushNotificationConfigRequestSchema',
     run: (p, { handler, call }) => handler.getPushConfig(p, call),
   }),
   ListTaskPushNotificationConfigs: op({
-    params: ListTaskPushNotificationConfigsRequestSchema,
+    params: validateListTaskPushNotificationConfigsRequest,
+    schema: 'ListTaskPushNotificationConfigsRequestSchema',
     run: (p, { handler, call }) => handler.listPushConfigs(p, call),
   }),
   DeleteTaskPushNotificationConfig: op({
-    params: DeleteTaskPushNotificationConfigRequestSchema,
+    params: validateGetTaskPushNotificationConfigRequest,
+    schema: 'DeleteTaskPushNotificationConfigRequestSchema',
     run: async (p, { handler, call }) => {
       await handler.deletePushConfig(p, call);
       return {};
     },
   }),
   GetExtendedAgentCard: op({
-    params: GetExtendedAgentCardRequestSchema,
+    params: validateGetExtendedAgentCardRequest,
+    schema: 'GetExtendedAgentCardRequestSchema',
     run: async (_p, { handler, call, publishCard }) => publishCard(await handler.getExtendedAgentCard(call)),
   }),
 };
@@ -151,7 +194,7 @@ type Table = typeof table;
 
 export type OperationName = keyof Table;
 /** The params an operation runs on: its schema's output. */
-export type OperationParams<N extends OperationName> = z.output<Table[N]['params']>;
+export type OperationParams<N extends OperationName> = Table[N] extends OperationBase<infer P> ? P : never;
 /** What an operation's `run` returns: a promise of its result, or its events. */
 export type OperationOutput<N extends OperationName> = ReturnType<Table[N]['run']>;
 
@@ -160,7 +203,7 @@ export type OperationOutput<N extends OperationName> = ReturnType<Table[N]['run'
  * types: TypeScript relates the two only through a mapped type over the names (TS#47109). Code that picks an entry by
  * a runtime name holds it as the erased `Operation` (`const operation: Operation = OPERATIONS[name]`).
  */
-type TypedOperation<N extends OperationName> = OperationBase<Table[N]['params']> &
+type TypedOperation<N extends OperationName> = OperationBase<OperationParams<N>> &
   Pick<Table[N], 'stream'> & { run(params: OperationParams<N>, env: OperationEnv): OperationOutput<N> };
 
 /** Every v1.0 operation by its method name; both bindings dispatch through this table. */
@@ -170,8 +213,10 @@ export const OPERATIONS: { readonly [N in OperationName]: TypedOperation<N> } = 
 export function parseParamsOf<N extends OperationName>(
   name: N,
   params: unknown,
-): z.ZodSafeParseResult<OperationParams<N>> {
+): z.ZodSafeParseResult<OperationParams<N>> | Promise<z.ZodSafeParseResult<OperationParams<N>>> {
   const operation: Operation = OPERATIONS[name];
-  // The one cast: entry N's schema parses to OperationParams<N>, which TypeScript cannot follow for a generic N.
-  return parseOperationParams(operation, params) as z.ZodSafeParseResult<OperationParams<N>>;
+  // The one cast: entry N's check gives OperationParams<N>, which TypeScript cannot follow for a generic N.
+  return parseOperationParams(operation, params) as
+    | z.ZodSafeParseResult<OperationParams<N>>
+    | Promise<z.ZodSafeParseResult<OperationParams<N>>>;
 }

@@ -4,11 +4,8 @@ import { merge } from '../merge.js';
 import type { PushNotificationHook } from '../push/push-hook.js';
 import type { AgentCard } from '../schemas/agent-card.js';
 import type { Message, Part } from '../schemas/message.js';
-import {
-  publicPushConfig,
-  type TaskPushNotificationConfig,
-  type TaskPushNotificationConfigInput,
-} from '../schemas/push-config.js';
+import { publicPushConfig } from '../schemas/plain.js';
+import type { TaskPushNotificationConfig, TaskPushNotificationConfigInput } from '../schemas/push-config.js';
 import type {
   CancelTaskRequest,
   GetTaskPushNotificationConfigRequest,

@@ -131,7 +131,8 @@ async function serve(
     const query: Record<string, unknown> = route.body ? {} : Object.fromEntries(url.searchParams);
     delete query['A2A-Version'];
     const operation: Operation = OPERATIONS[route.operation];
-    const params = parseParams(operation, paraphraseParams(route.operation, { ...query, ...body, ...fields }));
+    const checked = parseParams(operation, paraphraseParams(route.operation, { ...query, ...body, ...fields }));
+    const params = checked instanceof Promise ? await checked : checked;
     if (operation.stream) {
       return await streamResponse(
         operation.run(params, env),

@@ -140,7 +140,7 @@ export function sessionsDialect(): Dialect {
       ],
       metadata: { ...body.metadata, [MESSAGE_KEY]: stamp },
     };
-    const params = parseNamedParams('SendMessage', { message });
+    const params = await parseNamedParams('SendMessage', { message });
     const result = await OPERATIONS.SendMessage.run(params, env);
     const produced = answerOf(result, message as Message, stamp.created_at);
     // Ended while the agent worked: what this message started does not outlive the session.
