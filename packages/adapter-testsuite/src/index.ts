@@ -1,5 +1,7 @@
 export { type AdapterSuitesOptions, defineAdapterSuites } from './adapter-suites.js';
 export { type AdversarialOptions, defineAdversarialSuite, KNOWN_BRIDGE_CASES } from './adversarial.js';
+/** The adversarial corpus's building blocks, for core's differential test of its generated validators. */
+export { junk, setPath, TEMPLATES, toJson } from './adversarial-cases.js';
 export { defineBadInputCases, expectA2AError, nested } from './bad-input.js';
 export {
   type Client,

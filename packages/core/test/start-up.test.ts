@@ -30,6 +30,7 @@ const ON_DEMAND = {
   signing: ['card/card-signing.ts', 'card/canonical-card.ts'],
 };
 /** Packages that load at first use only: signing (jose, canonicalize) and OpenTelemetry (at the first handler). */
+// Zod, too, loads at first use only: the first refused request (for its field-named error) or `@a2a/core/schemas`.
 const LAZY_PACKAGES = ['jose', 'canonicalize', '@opentelemetry/api'];
 
 // The child: imports both entries, then uses one thing at a time, reporting what was loaded after each step.
@@ -40,11 +41,31 @@ const loaded = () => readFileSync(process.env.A2A_LOAD_LOG, 'utf8').split('\\n')
 const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
 const step = (name) => { steps[name] = { files: loaded(), undici: undici() }; };
 const core = await import('@a2a/core');
-await import('@a2a/core/node');
+const node = await import('@a2a/core/node');
 step('start');
 const agentCard = { name: 'a', description: 'd', version: '1', skills: [{ id: 's', name: 's', description: 's', tags: ['s'] }] };
 const executor = { execute: (ctx) => ctx.reply('hi') };
 const a2a = core.createA2AHandler({ agentCard, executor });
+step('handler');
+// Through the Node bridge (node:http on both ends): the v1.0 card, then one valid SendMessage.
+const http = await import('node:http');
+const server = http.createServer(node.createNodeHandler(a2a));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const call = (method, path, headers, body) => new Promise((resolve, reject) => {
+  const req = http.request({ host: '127.0.0.1', port: server.address().port, method, path, headers }, (res) => {
+    let text = '';
+    res.setEncoding('utf8').on('data', (c) => { text += c; }).on('end', () => resolve({ status: res.statusCode, text }));
+  });
+  req.on('error', reject);
+  req.end(body);
+});
+const nodeCard = await call('GET', '/.well-known/agent-card.json', { 'a2a-version': '1.0' });
+if (nodeCard.status !== 200) throw new Error('card through the Node bridge failed');
+const nodeSent = await call('POST', '/', { 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: 1,
+  method: 'SendMessage', params: { message: { messageId: 'n1', role: 'ROLE_USER', parts: [{ text: 'hi' }], metadata: { a: 1 } } } }));
+if (!nodeSent.text.includes('ROLE_AGENT')) throw new Error('SendMessage through the Node bridge failed');
+server.close();
+step('nodeBridge');
 const rpc = (method, params, headers = {}) => a2a.fetch(new Request('http://a.test/', {
   method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }));
 const sent = await rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
@@ -54,6 +75,9 @@ if (card.status !== 200) throw new Error('card failed');
 step('v1');
 await a2a.fetch(new Request('http://a.test/.well-known/agent-card.json'));
 step('supersetCard');
+const refused = await rpc('SendMessage', { message: { messageId: 'm3', role: 'ROLE_NONE', parts: [{ text: 'hi' }] } });
+if (!(await refused.text()).includes('message.role')) throw new Error('the refusal does not name message.role');
+step('refusal');
 const legacy = await rpc('message/send', { message: { messageId: 'm2', kind: 'message', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } });
 if (!(await legacy.text()).includes('"kind":"message"')) throw new Error('message/send failed');
 step('legacyJsonRpc');
@@ -151,10 +175,27 @@ describe('start-up of the built package', () => {
     expect(sources.has('handler/create-handler.ts')).toBe(true); // the test sees the chunks' sources
     expect(sources.has('node/node-web-request.ts')).toBe(true);
     for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
-    expect(packages.has('zod')).toBe(true);
+    expect(packages).not.toContain('zod');
     for (const p of LAZY_PACKAGES) expect(packages).not.toContain(p);
     // Node 24's own `node:http` loads undici: nothing left for core to defer there (Node 20's does not).
     expect(report.steps.start?.undici).toBe(nodeHttpLoadsUndici());
+  });
+
+  it('loads no Zod (nor any schema module) to create a handler, serve the cards and accept a SendMessage', () => {
+    const ZOD_SCHEMAS = ['schemas/proto-json.ts', 'schemas/requests.ts', 'schemas/agent-card.ts', 'schemas/message.ts'];
+    for (const use of ['start', 'handler', 'nodeBridge', 'v1', 'supersetCard']) {
+      const { sources, packages } = sourcesAndPackages(report.steps[use]?.files ?? []);
+      expect({ use, zod: packages.has('zod') }).toEqual({ use, zod: false });
+      for (const m of ZOD_SCHEMAS) expect(sources).not.toContain(m);
+    }
+    // The validators generated from the schemas did the checking.
+    expect(sourcesAndPackages(report.steps.start?.files ?? []).sources).toContain('schemas/validators.generated.ts');
+  });
+
+  it('loads Zod and the schemas at the first refused request, for the field-named error', () => {
+    const { sources, packages } = sourcesAndPackages(report.steps.refusal?.files ?? []);
+    expect(packages).toContain('zod');
+    expect(sources).toContain('schemas/requests.ts');
   });
 
   it('serves v1.0 JSON-RPC and the v1.0 card without loading any of them', () => {
@@ -197,7 +238,7 @@ describe('start-up of the built package', () => {
     expect(report.sameClass).toBe(true);
   });
 
-  it('CommonJS: requiring both entries loads no legacy wire, dialect or signing module either', () => {
+  it('CommonJS: requiring both entries loads no legacy wire, dialect or signing module, nor Zod, either', () => {
     const script = `require('@a2a/core'); require('@a2a/core/node');
       console.log(JSON.stringify(Object.keys(require.cache)))`;
     const cached: string[] = JSON.parse(
@@ -208,6 +249,6 @@ describe('start-up of the built package', () => {
       .map((f) => relative(join(DIST, 'cjs'), f).replace(/\.js$/, '.ts'));
     expect(sources).toContain('handler/create-handler.ts');
     for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
-    expect(cached.some((f) => /node_modules\/(jose|canonicalize)\//.test(f))).toBe(false);
+    expect(cached.some((f) => /node_modules\/(jose|canonicalize|zod)\//.test(f))).toBe(false);
   });
 });
