@@ -9,7 +9,7 @@
 // (one of each, then again), so load from other jobs falls on every case alike. --sdk also measures @a2a-js/sdk 1.3.0
 // on Express (its own install); --root packs another built checkout of this repo instead of this one; --before packs
 // a second built checkout (e.g. main before a change) and measures it in the same turns, for a before/after table;
-// --first-request also measures an Express app up to its first answer (see FIRST_REQUEST).
+// --first-request also measures an Express app up to its first answer (see FIRST_REQUEST), with --sdk the SDK's too.
 // A few minutes at --runs 15 (about twice that with --before).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,7 @@ const imports = (names) => names.map((name) => `await import(${JSON.stringify(na
 // its first answer, including what core leaves for the first request (undici, the first validation).
 const FIRST_REQUEST = `import http from 'node:http';
 const post = (port, body) => new Promise((resolve, reject) => {
-  const req = http.request({ port, method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+  const req = http.request({ port, method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' } }, (res) => {
     let text = ''; res.on('data', (c) => (text += c)); res.on('end', () => resolve(text));
   });
   req.on('error', reject); req.end(JSON.stringify(body));
@@ -100,6 +100,30 @@ const { default: express } = await import('express');
 const skills = [{ id: 's', name: 's', description: 's', tags: ['s'] }];
 const a2a = createA2AHandler({ agentCard: { name: 'a', description: 'd', version: '1', skills }, executor: { execute: (ctx) => ctx.reply('hi') } });
 const app = express(); app.use(express.json()); app.use(a2aExpress(a2a));
+const message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+await answerOnce(app, { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }, 'ROLE_AGENT');`,
+  // --sdk: the same with @a2a-js/sdk 1.3.0's JSON-RPC handler on Express (its card as its own server wants it whole).
+  sdk: `${FIRST_REQUEST}
+const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = await import('@a2a-js/sdk/server');
+const { jsonRpcHandler, UserBuilder } = await import('@a2a-js/sdk/server/express');
+const { default: express } = await import('express');
+const skills = [{ id: 's', name: 's', description: 's', tags: ['s'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }];
+const card = { name: 'a', description: 'd', version: '1', documentationUrl: '',
+  supportedInterfaces: [{ url: 'http://127.0.0.1/', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+  capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
+  securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+  skills, signatures: [] };
+const part = { content: { $case: 'text', value: 'hi' }, mediaType: 'text/plain', filename: '', metadata: undefined };
+const executor = {
+  async execute(ctx, bus) {
+    bus.publish(AgentEvent.message({ messageId: 'r', role: 2, contextId: ctx.contextId, taskId: '', parts: [part],
+      metadata: undefined, extensions: [], referenceTaskIds: [] }));
+    bus.finished?.();
+  },
+  async cancelTask() {},
+};
+const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+const app = express(); app.use(jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 const message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
 await answerOnce(app, { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }, 'ROLE_AGENT');`,
 };
@@ -163,6 +187,8 @@ try {
     console.log(`@a2a-js/sdk 1.3.0 + express 5: ${mb(du(join(dir, 'node_modules')))}, ${packages} packages`);
     cases.push(['sdk express alone', dir, imports(['express'])]);
     cases.push(['sdk', dir, imports(['@a2a-js/sdk/server', '@a2a-js/sdk/server/express', 'express'])]);
+    if (values['first-request'])
+      cases.push(['sdk first plain', dir, firstRequest.plain], ['sdk first', dir, firstRequest.sdk]);
   }
   const times = coldStarts(cases);
   const adds = (name, base) => ({ cpu: times[name].cpu - times[base].cpu, wall: times[name].wall - times[base].wall });
@@ -189,6 +215,14 @@ try {
     console.log(
       `\n@a2a-js/sdk 1.3.0 on express 5: adds ${ms(sdk.cpu)} CPU / ${ms(sdk.wall)} wall to express alone (${ms(times['sdk express alone'].cpu)} CPU)`,
     );
+    if (values['first-request']) {
+      const first = (name) => `${ms(times[name].cpu)} CPU / ${ms(times[name].wall)} wall`;
+      console.log(
+        `up to the first SendMessage answer: @a2a-js/sdk ${first('sdk first')}; ${labels
+          .map((label) => `@a2a/express (${label}) ${first(`${label} first a2a`)}`)
+          .join('; ')} (a plain JSON route: ${first('sdk first plain')})`,
+      );
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
