@@ -95,7 +95,11 @@ await core.signAgentCard(agentCard, [{ kid: 'k', privateKey: key.privateKey }]);
 step('signing');
 const internal = await import('@a2a/core/internal');
 const sameClass = internal.toA2AError(new core.A2AError('Internal', 'x')) instanceof core.A2AError;
-console.log(JSON.stringify({ steps, sameClass }));
+// A refused card still throws at setup, synchronously, with Zod's field names (loaded then, synchronously).
+let cardError;
+try { core.createA2AHandler({ agentCard: { ...agentCard, skills: [{ id: 's', name: 's', tags: [] }] }, executor }); }
+catch (e) { cardError = e.message; }
+console.log(JSON.stringify({ steps, sameClass, cardError }));
 `;
 
 /**
@@ -149,6 +153,7 @@ let work: string;
 let report: {
   steps: Record<string, { files: string[]; undici: boolean }>;
   sameClass: boolean;
+  cardError: string | undefined;
 };
 /** What importing `@a2a/core/internal` alone loads (the sibling packages' building blocks). */
 let internalFiles: string[];
@@ -196,6 +201,10 @@ describe('start-up of the built package', () => {
     const { sources, packages } = sourcesAndPackages(report.steps.refusal?.files ?? []);
     expect(packages).toContain('zod');
     expect(sources).toContain('schemas/requests.ts');
+  });
+
+  it('refuses a bad agent card at setup, synchronously, naming the field', () => {
+    expect(report.cardError).toMatch(/^Invalid agent card: skills\.0\.tags: /);
   });
 
   it('serves v1.0 JSON-RPC and the v1.0 card without loading any of them', () => {
