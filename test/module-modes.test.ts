@@ -239,35 +239,31 @@ describe('packed packages in every TypeScript module mode', () => {
   );
 
   it('core, the adapters and the client start without loading jose (signing code loads at first use)', () => {
-    const entries = ['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi', '@a2a/client'];
-    // ESM: a resolve hook reports every import of jose.
-    const hook = `data:text/javascript,export async function resolve(s, c, n) { if (s === 'jose') process.stdout.write('jose '); return n(s, c); }`;
-    const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
-    const esm = `for (const p of ${JSON.stringify(entries)}) await import(p); console.log('loaded')`;
-    const esmOut = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', esm], {
-      cwd: work,
-      encoding: 'utf8',
+    expect(
+      loads(['@a2a/core', '@a2a/core/node', '@a2a/express', '@a2a/koa', '@a2a/hapi', '@a2a/client'], 'jose'),
+    ).toEqual({
+      esm: 'loaded',
+      cjs: '0',
     });
-    expect(esmOut.trim()).toBe('loaded');
-    // CommonJS: jose would be in require.cache.
-    const cjs = `for (const p of ${JSON.stringify(entries)}) require(p);
-      console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/jose/')).length)`;
-    expect(execFileSync(process.execPath, ['-e', cjs], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
   });
 
   // Regression: the client took A2AError from core's root, which loads the engine and Zod (~95 modules).
   it('the client and @a2a/core/errors start without loading zod', () => {
-    const entries = ['@a2a/core/errors', '@a2a/client'];
-    const hook = `data:text/javascript,export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.includes('/node_modules/zod/')) process.stdout.write('zod '); return r; }`;
-    const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
-    const esm = `for (const p of ${JSON.stringify(entries)}) await import(p); console.log('loaded')`;
-    const esmOut = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', esm], {
-      cwd: work,
-      encoding: 'utf8',
-    });
-    expect(esmOut.trim()).toBe('loaded');
-    const cjs = `for (const p of ${JSON.stringify(entries)}) require(p);
-      console.log(Object.keys(require.cache).filter((k) => k.includes('/node_modules/zod/')).length)`;
-    expect(execFileSync(process.execPath, ['-e', cjs], { cwd: work, encoding: 'utf8' }).trim()).toBe('0');
+    expect(loads(['@a2a/core/errors', '@a2a/client'], 'zod')).toEqual({ esm: 'loaded', cjs: '0' });
   });
 });
+
+/**
+ * Imports (ESM, with a resolve hook that reports every module resolved inside the package) and requires (CommonJS,
+ * counting `require.cache`) `entries` in fresh processes: `{ esm: 'loaded', cjs: '0' }` when `pkg` was never loaded.
+ */
+function loads(entries: string[], pkg: string): { esm: string; cjs: string } {
+  const inside = `/node_modules/${pkg}/`;
+  const hook = `data:text/javascript,export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.includes('${inside}')) process.stdout.write('${pkg} '); return r; }`;
+  const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
+  const esm = `for (const p of ${JSON.stringify(entries)}) await import(p); console.log('loaded')`;
+  const cjs = `for (const p of ${JSON.stringify(entries)}) require(p);
+    console.log(Object.keys(require.cache).filter((k) => k.includes('${inside}')).length)`;
+  const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: work, encoding: 'utf8' }).trim();
+  return { esm: run(['--import', register, '--input-type=module', '-e', esm]), cjs: run(['-e', cjs]) };
+}

@@ -9,14 +9,6 @@ export type { CardSigningOptions, CardVariant } from './card/versioned-card-rout
 export type { DialectName } from './compat/dialects/dialect.js';
 export { SERVED_VERSIONS, type VersionPolicy } from './compat/negotiate.js';
 export type { LegacyVersion } from './compat/shape.js';
-export {
-  A2A_ERRORS,
-  A2AError,
-  type A2AErrorOptions,
-  type A2AErrorType,
-  type FieldViolation,
-  isA2AError,
-} from './errors.js';
 export { type A2AHttpHandler, createA2AHandler } from './handler/create-handler.js';
 export type {
   A2AEngineOptions,
@@ -32,6 +24,7 @@ export type {
   HandlerMount,
   MountableHandler,
 } from './http/mountable-handler.js';
+export * from './public-errors.js';
 export {
   InMemoryPushDeliveryStateStore,
   type PushConfigHealth,
