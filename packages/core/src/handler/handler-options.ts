@@ -2,6 +2,7 @@ import type { CardSigningOptions, CardVariant } from '../card/versioned-card-rou
 import type { DialectName } from '../compat/dialects/dialect.js';
 import type { V03RestStreamFrames } from '../compat/v03-rest.js';
 import type { HealthOptions } from '../http/health.js';
+import { unknownOptions } from '../http/unknown-options.js';
 import type { A2ARequestContext } from '../http/mountable-handler.js';
 import type { A2ARequestHandler } from '../server/request-handler.js';
 import type { RequestHandlerOptions } from '../server/request-handler-options.js';
@@ -138,8 +139,13 @@ export function requireEngineOptions(options: A2AHandlerOptions): RequestHandler
   }
   if (!options.agentCard || !options.executor) {
     const missing = [!options.agentCard && 'agentCard', !options.executor && 'executor'].filter(Boolean).join(' and ');
+    // A misspelt option (`executer`) is likely why one is missing: say so here, the warning would come too late.
+    const typos = unknownOptions(options, OPTION_NAMES)
+      .filter((o) => o.near === 'agentCard' || o.near === 'executor')
+      .map((o) => `; unknown option '${o.name}': did you mean '${o.near}'?`);
     throw new TypeError(
-      `createA2AHandler needs an agentCard and an executor (missing: ${missing}), or a prepared requestHandler`,
+      `createA2AHandler needs an agentCard and an executor (missing: ${missing}), or a prepared requestHandler` +
+        typos.join(''),
     );
   }
   return options as RequestHandlerOptions;

@@ -28,4 +28,13 @@ describe('unknown createA2AHandler options', () => {
       "createA2AHandler: unknown option 'maxBodySize' (ignored); did you mean 'maxBodyBytes'?",
     );
   });
+
+  it('that left a required one missing are named in the setup error (it throws before any warning)', () => {
+    expect(() => createA2AHandler({ agentCard, ...{ executer: executor } } as never)).toThrow(
+      "createA2AHandler needs an agentCard and an executor (missing: executor), or a prepared requestHandler; unknown option 'executer': did you mean 'executor'?",
+    );
+    expect(() => createA2AHandler({ executor, ...{ agentcard: agentCard, rotes: {} } } as never)).toThrow(
+      /missing: agentCard\), or a prepared requestHandler; unknown option 'agentcard': did you mean 'agentCard'\?$/,
+    );
+  });
 });

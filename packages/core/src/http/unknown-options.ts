@@ -3,13 +3,20 @@
  * JavaScript passes them silently and the default applies. Names the closest known option.
  */
 export function unknownOptionWarnings(options: object, known: Readonly<Record<string, true>>): string[] {
+  return unknownOptions(options, known).map(
+    (o) => `createA2AHandler: unknown option '${o.name}' (ignored)${o.near ? `; did you mean '${o.near}'?` : ''}`,
+  );
+}
+
+/** The option names not in `known`, each with the closest known name if there is one. */
+export function unknownOptions(
+  options: object,
+  known: Readonly<Record<string, true>>,
+): { name: string; near: string | undefined }[] {
   const names = Object.keys(known);
   return Object.keys(options)
     .filter((name) => !Object.hasOwn(known, name))
-    .map((name) => {
-      const near = closest(name, names);
-      return `createA2AHandler: unknown option '${name}' (ignored)${near ? `; did you mean '${near}'?` : ''}`;
-    });
+    .map((name) => ({ name, near: closest(name, names) }));
 }
 
 /** The known name nearest to `name` (case aside, Levenshtein distance), if at most half of it differs. */
