@@ -143,3 +143,19 @@ describe('basePath on node:http', () => {
     expect(served.supportedInterfaces[0].url).toBe('https://agents.example.com/a2a/');
   });
 });
+
+describe('a2a.fetch and a2a.handle given something other than a Fetch Request', () => {
+  // `app.use(a2a.fetch)`: the framework calls it with its own request; thrown at once (not a rejection, which Express 4
+  // would leave unhandled), naming the adapter to mount instead.
+  it.each([
+    ['fetch', { httpVersion: '1.1', url: '/', headers: { host: 'x' } }, "Node's request"],
+    ['handle', { req: {}, res: {}, headers: {} }, "a framework's context \\(Koa's or Hono's\\)"],
+    ['fetch', undefined, 'undefined'],
+    ['fetch', '/path', '/path'],
+  ] as const)('%s(%j) throws naming the fix', (method, given, named) => {
+    const a2a = createA2AHandler({ agentCard: quietCard, executor });
+    expect(() => a2a[method](given as never)).toThrow(
+      new RegExp(`^a2a\\.${method}\\(\\) takes a Fetch Request and was given ${named} .*app\\.use\\(a2aExpress\\(a2a\\)\\)`),
+    );
+  });
+});

@@ -2,7 +2,7 @@
 // handler), instead of serving at a doubled path or failing every route with a bare TypeError.
 import { createFixture, type Listening, listen } from '@a2a/adapter-testsuite';
 import express from 'express';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { a2aExpress } from '../src/index.js';
 
 let server: Listening | undefined;
@@ -27,12 +27,19 @@ it('refuses a handler with a basePath mounted under a prefix, naming the fix', a
   app.use('/api', a2aExpress(a2a));
   app.use(showError);
   const origin = await start(app);
-  for (const path of ['/api/a2a/', '/api/.well-known/agent-card.json']) {
-    const answer = await fetch(`${origin}${path}`);
-    expect(answer.status).toBe(500);
-    expect(await answer.text()).toMatch(
-      /a2aExpress: the handler has basePath '\/a2a'.*app\.use\(a2aExpress\(handler\)\), not under '\/api'/,
-    );
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    for (const path of ['/api/a2a/', '/api/.well-known/agent-card.json']) {
+      const answer = await fetch(`${origin}${path}`);
+      expect(answer.status).toBe(500);
+      expect(await answer.text()).toMatch(
+        /a2aExpress: the handler has basePath '\/a2a'.*app\.use\(a2aExpress\(handler\)\), not under '\/api'/,
+      );
+    }
+    // Logged too, once: an error handler of the app's own may answer without the message.
+    expect(logged.mock.calls).toEqual([[expect.stringMatching(/a2aExpress: the handler has basePath '\/a2a'/)]]);
+  } finally {
+    logged.mockRestore();
   }
 });
 
@@ -54,4 +61,19 @@ it('names the fix when a2aExpress itself is given to app.use', async () => {
   expect(await answer.text()).toMatch(
     /a2aExpress was given to the framework uncalled.*app\.use\(a2aExpress\(handler\)\)/,
   );
+});
+
+it("names the fix when the handler's fetch is given to app.use", async () => {
+  const { a2a } = createFixture();
+  const app = express();
+  app.use(a2a.fetch as never);
+  app.use(showError);
+  const origin = await start(app);
+  for (const path of ['/', '/.well-known/agent-card.json', '/other']) {
+    const answer = await fetch(`${origin}${path}`);
+    expect(answer.status).toBe(500);
+    expect(await answer.text()).toMatch(
+      /^a2a\.fetch\(\) takes a Fetch Request and was given Node's request \(was it mounted as framework middleware.*app\.use\(a2aExpress\(a2a\)\) from @a2a\/express/,
+    );
+  }
 });

@@ -4,6 +4,7 @@ import { chainJsonRpcRouters, checkDialects } from '../compat/dialects/dialect.j
 import { checkServedVersion, createJsonRpcVersionRouter, type VersionPolicy } from '../compat/negotiate.js';
 import { A2AError, isA2AError } from '../errors.js';
 import { isJsonContentType } from '../http/body.js';
+import { checkFetchRequest } from '../http/check-mountable.js';
 import { forwardedOrigin } from '../http/forwarded-origin.js';
 import { healthCheck } from '../http/health.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../http/json-depth.js';
@@ -63,8 +64,14 @@ const CARD_PATH = '/.well-known/agent-card.json';
 export function createA2AHandler(options: A2AHandlerOptions): A2AHttpHandler {
   const runtime = new HandlerRuntime(options);
   return {
-    handle: (request, handleOptions) => runtime.handle(request, handleOptions),
-    fetch: (request, handleOptions) => runtime.fetch(request, handleOptions),
+    handle: (request, handleOptions) => {
+      checkFetchRequest(request, 'handle');
+      return runtime.handle(request, handleOptions);
+    },
+    fetch: (request, handleOptions) => {
+      checkFetchRequest(request, 'fetch');
+      return runtime.fetch(request, handleOptions);
+    },
     requestHandler: runtime.engine,
     agentCard: (baseUrl) => runtime.agentCard(baseUrl),
     publishCard: (card, baseUrl = options.publicUrl) => runtime.publishCard(baseUrl)(card),

@@ -40,3 +40,26 @@ function hint(handler: object, where: string): string {
     return ` but a request: ${name} was given to the framework uncalled; mount what it returns, e.g. app.use(${name}(handler))`;
   return '';
 }
+
+/**
+ * The setup mistake `app.use(a2a.fetch)` (or `a2a.handle`): the framework calls it with its own request (Node's,
+ * Koa's or Hono's context), which has no Fetch `Headers`, instead of a Fetch `Request`. Thrown synchronously, so the
+ * framework's error handler shows it (an async rejection would be unhandled on Express 4), instead of every route of
+ * the app answering 500 with `TypeError: Invalid URL`.
+ */
+export function checkFetchRequest(request: unknown, method: 'fetch' | 'handle'): void {
+  if (typeof (request as { headers?: { get?: unknown } } | null)?.headers?.get === 'function') return;
+  const object = typeof request === 'object' && request !== null;
+  const given =
+    object && 'httpVersion' in request
+      ? "Node's request"
+      : object && 'req' in request
+        ? "a framework's context (Koa's or Hono's)"
+        : String(request === null || typeof request !== 'object' ? request : 'an object without Fetch headers');
+  throw new TypeError(
+    `a2a.${method}() takes a Fetch Request and was given ${given}` +
+      ' (was it mounted as framework middleware, e.g. app.use(a2a.fetch)?). Mount the handler with its adapter ' +
+      'instead: app.use(a2aExpress(a2a)) from @a2a/express, app.use(a2aKoa(a2a)) from @a2a/koa, ' +
+      "app.route('/', a2aHono(a2a)) from @a2a/hono, or createNodeHandler(a2a) from @a2a/core/node for node:http",
+  );
+}
