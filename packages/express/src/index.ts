@@ -49,16 +49,20 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
 ): [RequestHandler, ErrorRequestHandler] {
   checkMountable(a2a, 'a2aExpress');
   const basePath = a2a.mount?.basePath;
+  let logged = false;
   const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction, bodyError?: unknown) => {
-    // Express tells a middleware where it is mounted only when a request comes: refused then, naming the fix.
-    if (basePath && req.baseUrl)
-      return next(
-        basePathUnderPrefix(
-          'a2aExpress',
-          basePath,
-          `mount it at the app's root (app.use(a2aExpress(handler)), not under '${req.baseUrl}')`,
-        ),
+    // Express tells a middleware where it is mounted only when a request comes: refused then, naming the fix, and
+    // logged once, for the user whose first try (the origin's card) 404s without ever reaching this middleware.
+    if (basePath && req.baseUrl) {
+      const refusal = basePathUnderPrefix(
+        'a2aExpress',
+        basePath,
+        `mount it at the app's root (app.use(a2aExpress(handler)), not under '${req.baseUrl}')`,
       );
+      if (!logged) console.error(refusal.message);
+      logged = true;
+      return next(refusal);
+    }
     try {
       const request = nodeWebRequest(req, res, requestSource(req, options.trustProxy, bodyError));
       const context = (await options.context?.(req as Req, res as Res)) ?? {};

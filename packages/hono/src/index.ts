@@ -37,6 +37,7 @@ export function a2aMiddleware<E extends Env = Env>(
 ): MiddlewareHandler<E> {
   checkMountable(a2a, 'a2aMiddleware');
   const basePath = a2a.mount?.basePath;
+  let logged = false;
   return async (c, next) => {
     const source = requestSource(c, options.trustProxy === true);
     const request = nodeServerRequest(c, source) ?? (await webRequest(c, source));
@@ -45,13 +46,17 @@ export function a2aMiddleware<E extends Env = Env>(
     const path = new URL(request.url).pathname;
     const depth = routePath(c).split('/').length - 2;
     const prefix = depth > 0 ? path.split('/', depth + 1).join('/') : '';
-    // Hono tells a middleware where it is mounted only when a request comes: refused then, naming the fix.
+    // Hono tells a middleware where it is mounted only when a request comes: refused then, naming the fix, and
+    // logged once, for the user whose first try (the origin's card) 404s without ever reaching this middleware.
     if (basePath && prefix) {
-      throw basePathUnderPrefix(
+      const refusal = basePathUnderPrefix(
         'a2aHono',
         basePath,
         `mount it at the root (app.route('/', a2aHono(handler)) or app.use(a2aMiddleware(handler))), not under '${prefix}'`,
       );
+      if (!logged) console.error(refusal.message);
+      logged = true;
+      throw refusal;
     }
     const context = (await options.context?.(c)) ?? {};
     const response = await a2a.handle(request, { pathname: path.slice(prefix.length) || '/', context });
