@@ -39,6 +39,12 @@ async function hungWebhook() {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, state };
 }
 
+/**
+ * How long to wait for each outcome: a liveness bound, not a timing (each takes ~0.3 s; with a full collection every
+ * 10 ms on a loaded 2-core machine, load average 26, the second took over 5 s).
+ */
+const LIVENESS_MS = 15_000;
+
 /** Polls `done` while forcing full collections, as a busy server's heap would. */
 async function underGcPressure(done: () => boolean, limitMs: number): Promise<void> {
   const end = Date.now() + limitMs;
@@ -90,7 +96,7 @@ describe('push attempt timeout under garbage collection', () => {
       const taskId = answer.body.result.task.id as string;
 
       // The WORKING event's attempt hangs; its timeout must fire however often the heap is collected.
-      await underGcPressure(() => failures.length > 0, 5000);
+      await underGcPressure(() => failures.length > 0, LIVENESS_MS);
       expect(webhook.state.requests).toBeGreaterThan(0);
       expect(failures).toEqual([
         expect.objectContaining({ taskId, configId: 'c', health: 'failing', reason: 'timed out after 300 ms' }),
@@ -99,9 +105,9 @@ describe('push attempt timeout under garbage collection', () => {
       // The queue is free again: the next event of the same config goes out.
       webhook.state.hang = false;
       release();
-      await underGcPressure(() => delivered.length > 0, 5000);
+      await underGcPressure(() => delivered.length > 0, LIVENESS_MS);
       expect(delivered).toEqual([expect.objectContaining({ taskId, configId: 'c', status: 200 })]);
       expect(delivered[0]?.seq).toBeGreaterThan(failures[0]?.seq ?? Number.POSITIVE_INFINITY);
-    });
+    }, 3 * LIVENESS_MS);
   }
 });
