@@ -6,6 +6,7 @@ import { a2aFastify } from '@a2a/fastify';
 import { createA2AGrpcServer, type GrpcStatusName } from '@a2a/grpc';
 import { a2aHapi } from '@a2a/hapi';
 import { a2aHono } from '@a2a/hono';
+import { withA2ARequestErrors } from '@a2a/hono/node-server';
 import { a2aKoa } from '@a2a/koa';
 import { A2AModule } from '@a2a/nestjs';
 import Hapi from '@hapi/hapi';
@@ -177,7 +178,8 @@ export async function startSut(options: SutOptions = {}): Promise<RunningSut> {
     const app = new Hono();
     app.route('/', a2aHono(a2a));
     // Hono's Node server is already listening on `port` (or about to): wait for it rather than listening again.
-    server = serveHono({ fetch: app.fetch, port, hostname: host }) as Server;
+    // As the Hono README has it: a Host or target node-server cannot parse reaches the app and gets the A2A answer.
+    server = serveHono(withA2ARequestErrors({ fetch: app.fetch, port, hostname: host })) as Server;
     await new Promise((resolve) => server.once('listening', resolve));
   } else if (adapter === 'nestjs') {
     // Nest's Express platform with its body parser (the default), the module at the root.

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
@@ -19,6 +20,30 @@ describe.each(ADAPTERS)('TCK SUT on %s', (adapter) => {
       })
     ).json();
   const message = (messageId: string) => ({ messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }] });
+
+  it("answers a Host it cannot read (`[::1`) the A2A way, not with a framework's empty 400", async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } });
+    const { port } = new URL(sut.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let data = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      socket.write(
+        `POST / HTTP/1.1\r\nHost: [::1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    });
+    const json = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    expect(raw).toMatch(/^HTTP\/1\.1 (200|400) /);
+    expect(JSON.parse(json.replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''))).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32600 },
+    });
+  });
 
   it('serves a card declaring what it really has, at the host root with 127.0.0.1 URLs', async () => {
     const card = await (
