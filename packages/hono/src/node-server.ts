@@ -3,7 +3,6 @@
 // through core's Node bridge (`@a2a/core/node`: `toWebRequest`) carrying the refusal from `@a2a/core/adapter`
 // (`requestRefusal`), and hands it to the app, where @a2a/hono answers it the A2A way. Tests: packages/hono/test/
 // (`conformance.test.ts` serves through it: the adversarial suite's Host and target cases); `npx vitest run packages/hono`.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { requestRefusal } from '@a2a/core/adapter';
 import { toWebRequest } from '@a2a/core/node';
@@ -24,10 +23,13 @@ type CustomErrorHandler = NonNullable<NonNullable<Parameters<typeof getRequestLi
  * (a JSON-RPC error or a google.rpc.Status 400, as every other adapter does); other routes run as usual.
  */
 export function withA2ARequestErrors<O extends A2AServeOptions>(options: O): O {
-  const current = new AsyncLocalStorage<{ req: IncomingMessage; res: ServerResponse }>();
+  // The request being handed to node-server's listener. Its `errorHandler` is called synchronously inside that call
+  // when the request cannot be read (before the listener's first await), so a slot set around the call finds it; an
+  // AsyncLocalStorage would do the same at the price of async context tracking on every request.
+  let current: { req: IncomingMessage; res: ServerResponse } | undefined;
   const { fetch } = options;
   const errorHandler: CustomErrorHandler = async (error) => {
-    const store = current.getStore();
+    const store = current;
     if (!store || !(error instanceof RequestError))
       return options.errorHandler ? options.errorHandler(error) : undefined;
     const { req, res } = store;
@@ -49,8 +51,14 @@ export function withA2ARequestErrors<O extends A2AServeOptions>(options: O): O {
     ...(autoCleanupIncoming !== undefined && { autoCleanupIncoming }),
   });
   const create = options.createServer ?? createServer;
-  // The listener runs inside the request's async context, so the error handler finds the request.
   const createWithHandler = ((serverOptions: object) =>
-    create(serverOptions, (req, res) => current.run({ req, res }, () => listener(req, res)))) as typeof createServer;
+    create(serverOptions, (req, res) => {
+      current = { req, res };
+      try {
+        return listener(req, res);
+      } finally {
+        current = undefined;
+      }
+    })) as typeof createServer;
   return { ...options, createServer: createWithHandler };
 }
