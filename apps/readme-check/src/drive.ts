@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AgentCard, Role, type SendMessageResult, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import { Role, type SendMessageResult, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 
 /** Creates a client from the card, as the official SDK finds it: `ClientFactory.createFromUrl(origin)`. */
@@ -65,7 +65,7 @@ async function driveClient(client: Client, step: Step): Promise<void> {
     check(task.status?.state === TaskState.TASK_STATE_COMPLETED, 'SendMessage: task not COMPLETED', task.status);
     const letter = task.artifacts.find((a) => a.artifactId === 'letter');
     const text = letter?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
-    check(text === 'Dear friend,all is well.', 'SendMessage: letter artifact', task.artifacts);
+    check(text === 'Dear friend,\nall is well.', 'SendMessage: letter artifact', task.artifacts);
     return task;
   });
   await step('stream', async () => {
@@ -123,26 +123,24 @@ export async function driveLetterWriter(origin: string): Promise<string[]> {
 
 /**
  * The same over gRPC (`@a2a/grpc`'s example), through the official client's gRPC transport (`GrpcTransportFactory`,
- * `@grpc/grpc-js` underneath): send, stream, get, list, cancel at `address` (`host:port`). That example serves no
- * HTTP, so there is no card to read: the client is made from a card naming the GRPC interface at `address`
- * (`createFromAgentCard`), with `streaming` as the letter writer's card declares it.
+ * `@grpc/grpc-js` underneath): the card read at `origin` (the example serves it over HTTP) must list the GRPC
+ * interface at `address` (`host:port`), then send, stream, get, list and cancel go over gRPC.
  */
-export async function driveLetterWriterOverGrpc(address: string): Promise<string[]> {
+export async function driveLetterWriterOverGrpc(origin: string, address: string): Promise<string[]> {
   const steps: string[] = [];
-  const card = AgentCard.fromJSON({
-    name: 'Letter writer',
-    description: 'Writes short letters',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: address, protocolBinding: 'GRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
-  });
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new GrpcTransportFactory()],
-      preferredTransports: ['GRPC'],
-    }),
-  );
   const step = stepper('GRPC', steps);
-  await driveClient(await factory.createFromAgentCard(card), step);
+  const client = await step('card', async () => {
+    const card = await new DefaultAgentCardResolver().resolve(origin);
+    const grpc = card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC');
+    check(grpc?.url === address, `the card lists no GRPC interface at ${address}`, card.supportedInterfaces);
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new GrpcTransportFactory()],
+        preferredTransports: ['GRPC'],
+      }),
+    );
+    return factory.createFromAgentCard(card);
+  });
+  await driveClient(client, step);
   return steps;
 }

@@ -5,7 +5,7 @@ import ts from 'typescript';
 // The README convention (docs/readme-examples.md): an HTML comment on the line right before a fenced block marks it,
 //   <!-- example file=server.ts run=express -->   written verbatim to server.ts and run in every Express project
 //   <!-- example file=agent.ts -->                a module the README's programs import (`./agent.js`)
-// Modules of the root README are shared with every README's programs. Unmarked blocks are not run, but a block that
+// Modules of core's README are shared with every README's programs. Unmarked blocks are not run, but a block that
 // starts a server (`.listen(` / `.start(`) must be marked: the check fails on an unmarked one.
 
 export interface Block {
@@ -102,15 +102,18 @@ export function scanReadme(root: string, path: string): ReadmeScan {
 
 const isModule = (b: Block) => b.run.length === 0 && !b.client;
 
-/** Programs to run: one per entry block, with the modules of its README and of the root README. */
+/**
+ * Programs to run: one per entry block, with the modules of its README and of the shared README (core's, whose quick
+ * start is the `agent.ts` every adapter README imports: what a user reading the packages on npm has).
+ */
 export function programsOf(
   blocks: Block[],
-  rootReadme = 'README.md',
+  sharedReadme = 'packages/core/README.md',
   isEntry: (b: Block) => boolean = (b) => b.run.length > 0,
 ): Program[] {
   return blocks.filter(isEntry).map((entry) => {
-    const modules = blocks.filter((b) => isModule(b) && (b.readme === entry.readme || b.readme === rootReadme));
-    // A README's own module wins over the root README's module of the same name.
+    const modules = blocks.filter((b) => isModule(b) && (b.readme === entry.readme || b.readme === sharedReadme));
+    // A README's own module wins over the shared README's module of the same name.
     const byFile = new Map<string, Block>();
     for (const m of modules.sort((a, b) => Number(a.readme === entry.readme) - Number(b.readme === entry.readme))) {
       byFile.set(m.file, m);
@@ -122,8 +125,8 @@ export function programsOf(
 }
 
 /** Client programs (`client=`): run against the servers of the projects they name. */
-export const clientsOf = (blocks: Block[], rootReadme = 'README.md'): Program[] =>
-  programsOf(blocks, rootReadme, (b) => Boolean(b.client?.length));
+export const clientsOf = (blocks: Block[], sharedReadme?: string): Program[] =>
+  programsOf(blocks, sharedReadme, (b) => Boolean(b.client?.length));
 
 /** The root README and each published package's (a package without one has nothing to run). */
 export function readmePaths(root: string, packageDirs: string[]): string[] {

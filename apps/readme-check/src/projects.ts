@@ -69,7 +69,8 @@ export const PROJECTS: ProjectSpec[] = [
   { name: 'node', family: 'node', deps: [], commonjs: 'node16' },
   // @a2a/grpc's example: its own HTTP/2 listener, no framework. @grpc/grpc-js comes as @a2a/grpc's dependency, as
   // for a user who follows its README (`npm install @a2a/grpc @a2a/core`).
-  { name: 'grpc', family: 'grpc', deps: [], commonjs: 'node16' },
+  // Its client example uses the official SDK's gRPC transport, installed as that README says.
+  { name: 'grpc', family: 'grpc', deps: ['@a2a-js/sdk@1.3.0'], commonjs: 'node16' },
 ];
 
 /** A project as compiled and run: the ESM project itself, or its CommonJS twin. */
@@ -98,12 +99,16 @@ export function runsIn(block: Block, project: ProjectSpec): boolean {
  * `commonjs=` list (if any) names the twin's `module` setting.
  */
 export const runsInVariant = (block: Block, variant: Variant): boolean =>
-  runsIn(block, variant.project) &&
-  (variant.format === 'esm' || !block.commonjs || block.commonjs.includes(variant.project.commonjs ?? 'node16'));
+  runsIn(block, variant.project) && compilesIn(block, variant);
 
-/** Whether a client program (`client=`) runs in this project, against its servers. */
-export const clientIn = (block: Block, project: ProjectSpec): boolean =>
-  Boolean(block.client?.includes(project.family) || block.client?.includes(project.name));
+/** Whether a client program (`client=`) runs in this variant, against its servers (`commonjs=` as for servers). */
+export const clientIn = (block: Block, variant: Variant): boolean =>
+  Boolean(block.client?.includes(variant.project.family) || block.client?.includes(variant.project.name)) &&
+  compilesIn(block, variant);
+
+/** ES module projects compile every block; a CommonJS twin those whose `commonjs=` list (if any) names its setting. */
+const compilesIn = (block: Block, variant: Variant): boolean =>
+  variant.format === 'esm' || !block.commonjs || block.commonjs.includes(variant.project.commonjs ?? 'node16');
 
 /** A packed package: its tarball, the @a2a packages it needs, and its other peer dependencies (name → range). */
 export interface Tarball {

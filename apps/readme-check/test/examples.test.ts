@@ -42,7 +42,7 @@ describe('README example markers', () => {
         code: "import { a } from './agent.js';\napp.listen(process.env.PORT ?? 3000);\n",
       },
     ]);
-    const [program, ...rest] = programsOf([...top.blocks, ...pkg.blocks]);
+    const [program, ...rest] = programsOf([...top.blocks, ...pkg.blocks], 'README.md');
     expect(rest).toEqual([]);
     expect(program?.dir).toBe('PKG-md--server');
     expect(program?.files.map((f) => `${f.readme}:${f.file}`)).toEqual(['README.md:agent.ts', 'PKG.md:server.ts']);

@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, hasDatabase } from '../../../packages/postgres/test/db.js';
 import { packPackages, publishedPackages, ROOT } from '../../../scripts/pack-packages.mjs';
@@ -71,6 +72,15 @@ const variants = only?.length
 
 let work: string;
 const prepared = new Map<string, Promise<CompileResult>>();
+// tsc is CPU-bound: one per core at a time (all at once made load 17 on two cores and ran past the hook's bound);
+// npm installs mostly wait on the network and the cache, so twice as many.
+const cores = availableParallelism();
+const compiling = pLimit(cores);
+const installing = pLimit(2 * cores);
+// Liveness bounds sized from the work: packing (238–261 s after a cold build at load 13–25) bounds the hook; a test
+// waits for its project's install and tsc, queued behind the others (~60 s each per slot on a slow machine), then runs.
+const setupBudgetMs = 600_000;
+const testBudgetMs = 300_000 + Math.ceil(variants.length / cores) * 60_000;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'a2a-readme-'));
@@ -81,34 +91,39 @@ beforeAll(async () => {
   const tarballs = new Map<string, Tarball>();
   for (const p of packages) tarballs.set(p.name, { file: paths[p.name] as string, a2aDeps: p.a2aDeps, peers: p.peers });
   console.log(`readme-check: built and packed ${packages.length} packages in ${since(t0)}`);
-  // One install per framework project, all started at once (npm is mostly waiting on the network), then one tsc per
-  // project and one per CommonJS twin (which uses its project's install).
+  // One install per framework project, then one tsc per project and one per CommonJS twin (which uses its project's
+  // install), each bounded by the cores (above).
   const installed = new Map<string, Promise<void>>();
   for (const variant of variants) {
     const { project } = variant;
     const mine = [
       ...programs.filter((p) => runsInVariant(p.entry, variant)),
-      ...clients.filter((p) => clientIn(p.entry, project)),
+      ...clients.filter((p) => clientIn(p.entry, variant)),
     ];
     const t1 = performance.now();
     let install = installed.get(project.name);
     if (!install) {
-      install = installProject(join(work, project.name), project, mine, tarballs);
+      install = installing(() => installProject(join(work, project.name), project, mine, tarballs));
       installed.set(project.name, install);
     }
     prepared.set(
       variant.name,
-      install.then(async () => {
-        const t2 = performance.now();
-        const compiled = await compileProject(join(work, variant.dir), variant, mine);
-        console.log(`readme-check: ${variant.name} installed in ${since(t1)}, tsc ${since(t2)}`);
-        return compiled;
-      }),
+      install.then(() =>
+        compiling(async () => {
+          const t2 = performance.now();
+          const compiled = await compileProject(join(work, variant.dir), variant, mine);
+          console.log(`readme-check: ${variant.name} installed in ${since(t1)}, tsc ${since(t2)}`);
+          return compiled;
+        }),
+      ),
     );
   }
   // Keep an unhandled rejection from surfacing before a test awaits it.
   for (const p of prepared.values()) p.catch(() => {});
-}, 600_000); // a liveness bound: packing after a cold build took 238–261 s at load average 13–25
+  void Promise.allSettled(prepared.values()).then(() =>
+    console.log(`readme-check: set-up (${variants.length} projects, ${cores} at a time) took ${since(t0)}`),
+  );
+}, setupBudgetMs);
 
 afterAll(async () => {
   // With `-t` picking some tests, the other projects may still be installing or compiling into the folder.
@@ -120,6 +135,11 @@ describe('README examples', () => {
   it('every marker is well-formed and every server example is marked', () => {
     expect(scans.flatMap((s) => s.problems)).toEqual([]);
     expect(programs.length).toBeGreaterThan(0);
+    // The root README shows the agent that core's README defines for every adapter's example: the same code.
+    const agentOf = (readme: string) =>
+      scans.flatMap((s) => s.blocks).find((b) => b.readme === readme && b.file === 'agent.ts')?.code;
+    expect(agentOf('README.md')).toBeDefined();
+    expect(agentOf('README.md')).toBe(agentOf('packages/core/README.md'));
     for (const project of PROJECTS) {
       expect(
         programs.some((p) => runsIn(p.entry, project)),
@@ -133,7 +153,6 @@ describe('README examples', () => {
   );
   for (const { variant, program } of cases) {
     const { readme, file, line } = program.entry;
-    const spec = variant.project;
     // A program with @a2a/postgres gets A2A_DATABASE_URL: a fresh database, dropped afterwards.
     const database = program.files.some((f) => /from '@a2a\/postgres'/.test(f.code));
     // A program with @a2a/grpc serves gRPC (its own HTTP/2 listener): driven with the official client's gRPC transport.
@@ -152,16 +171,16 @@ describe('README examples', () => {
         throw err;
       });
       try {
-        const drive = grpc ? driveLetterWriterOverGrpc(running.address) : driveLetterWriter(running.origin);
+        const drive = grpc ? driveLetterWriterOverGrpc(running.origin, running.address) : driveLetterWriter(running.origin);
         const steps = await drive.catch((err: Error) => {
           throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
         });
-        // card, send, stream, get, list, cancel over JSON-RPC and HTTP+JSON; over gRPC all but the card (no HTTP).
-        expect(steps).toHaveLength(grpc ? 5 : 12);
+        // card, send, stream, get, list, cancel over JSON-RPC and HTTP+JSON, or over gRPC (the card read over HTTP).
+        expect(steps).toHaveLength(grpc ? 6 : 12);
         // The tasks are in the database, not in an in-memory store: send, stream and cancel over both transports.
         if (db) expect(await countTasks(db.url), `a2a_tasks rows in ${db.url}`).toBe(6);
         // The client examples meant for this project, each pointed at this server.
-        for (const client of clients.filter((c) => clientIn(c.entry, spec))) {
+        for (const client of clients.filter((c) => clientIn(c.entry, variant))) {
           const file = join(work, variant.dir, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
           await runClient(file, client, running);
         }
@@ -176,7 +195,7 @@ describe('README examples', () => {
           `${describeBlock(program.entry)}: exit code 0 on SIGTERM (its handler closes the server)${running.log()}`,
         ).toBe('0');
       }
-    }, 300_000);
+    }, testBudgetMs);
   }
 });
 
@@ -254,28 +273,29 @@ function accepts(port: number): Promise<boolean> {
  */
 async function start(entry: string, program: Program, env: Record<string, string> = {}, kind: 'http' | 'grpc') {
   const port = await freePort();
+  // The gRPC example serves its card over HTTP on HTTP_PORT beside the gRPC listener on PORT.
+  const httpPort = kind === 'grpc' ? await freePort() : port;
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: join(entry, '..'),
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, PORT: String(port), HTTP_PORT: String(httpPort), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const log = () => (output ? `\n--- its output ---\n${output}` : '');
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://127.0.0.1:${httpPort}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${describeBlock(program.entry)} exited (${child.exitCode ?? child.signalCode})${log()}`);
     }
     const up =
-      kind === 'grpc'
-        ? await accepts(port)
-        : await fetch(origin, { signal: AbortSignal.timeout(2000) }).then(
-            () => true,
-            () => false,
-          );
+      (kind === 'http' || (await accepts(port))) &&
+      (await fetch(origin, { signal: AbortSignal.timeout(2000) }).then(
+        () => true,
+        () => false,
+      ));
     if (up) break;
     if (Date.now() > deadline) {
       child.kill();
