@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from '@a2a/core/internal';
 import type { AgentScopes } from './agent-scope.js';
 import { type CardReport, checkSignature, signatureJku, validateCard } from './card-check.js';
+import { type CardMiss, cardLocations, noCardMessage } from './card-location.js';
 import { isA2AContentType, userHeaders } from './forward-headers.js';
 import { isObject } from './json-object.js';
 import { json, readRequestBody } from './limits.js';
@@ -45,13 +46,13 @@ export async function cardEndpoint(
   if ('card' in input) return json(200, await report(url, input.card, input.jwks));
   if (!remote || !scopes) return json(403, { error: 'Remote agents are disabled on this playground (remote: false)' });
   try {
-    const cardUrl = remote.check(url);
-    const card = await remote.fetchJson(cardUrl.href, userHeaders(headerRecord(input.headers)), 'agent card', {
-      trusted: true,
-    });
+    const { cardUrl, card } = await findCard(remote, remote.check(url), headerRecord(input.headers));
     scopes.remember(cardUrl, card);
+    // The report names the card's own URL (an address typed resolves to its well-known card): the page's proxy calls
+    // then name it as the card, and the scopes above are kept under it.
+    const found = cardUrl.href;
     const jku = signatureJku(card);
-    if (!jku) return json(200, await report(url, card, undefined));
+    if (!jku) return json(200, await report(found, card, undefined));
     let jwks: unknown;
     let problem: string | undefined;
     try {
@@ -64,11 +65,42 @@ export async function cardEndpoint(
       const why = error instanceof RefusedTargetError ? error.message : 'it is not a URL';
       problem = `the JWKS at ${jku.slice(0, 200)} could not be fetched: ${why}`;
     }
-    return json(200, await report(url, card, jwks, problem));
+    return json(200, await report(found, card, jwks, problem));
   } catch (error) {
     if (error instanceof RefusedTargetError) return json(error.status, { error: error.message });
     throw error;
   }
+}
+
+/**
+ * The card of what was typed (see {@link cardLocations}): the first URL that answers a JSON object. Refusals, timeouts
+ * and unreachable agents end the search (the next URL is on the same origin); when every URL missed, the error names
+ * each with its answer.
+ */
+async function findCard(
+  remote: RemoteAgents,
+  typed: URL,
+  headers: Record<string, string>,
+): Promise<{ cardUrl: URL; card: unknown }> {
+  const locations = cardLocations(typed);
+  const misses: CardMiss[] = [];
+  for (const [i, cardUrl] of locations.entries()) {
+    const last = i === locations.length - 1;
+    let card: unknown;
+    try {
+      card = await remote.fetchJson(cardUrl.href, userHeaders(headers), 'agent card', { trusted: true });
+    } catch (error) {
+      if (!(error instanceof RefusedTargetError) || !error.miss || (last && misses.length === 0)) throw error;
+      misses.push({ url: cardUrl.href, miss: error.miss });
+      if (last) throw new RefusedTargetError(noCardMessage(misses), 502);
+      continue;
+    }
+    // JSON that is not an object is no card either, unless nothing else is left to show (the checks then say why).
+    if (isObject(card) || (last && misses.length === 0)) return { cardUrl, card };
+    misses.push({ url: cardUrl.href, miss: 'is not a JSON object' });
+    if (last) throw new RefusedTargetError(noCardMessage(misses), 502);
+  }
+  throw new RefusedTargetError(noCardMessage(misses), 502); // unreachable: the last location returns or throws
 }
 
 async function report(url: string, card: unknown, jwks: unknown, jwksProblem?: string): Promise<CardReport> {

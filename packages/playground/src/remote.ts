@@ -49,8 +49,9 @@ export class RemoteAgents {
   readonly timeoutMs: number;
   readonly maxCardBytes: number;
   readonly allowTargets: readonly URL[];
-  private readonly allowHint =
-    "To reach it anyway (local development), mount the playground with remote: { ssrf: { allow: ['<host>'] } }.";
+  /** Names the refused host itself (quoted as a JS string), so the hint can be pasted into the app as is. */
+  private readonly allowHint = (host: string) =>
+    `To reach it anyway (local development), mount the playground with remote: { ssrf: { allow: ['${host.replace(/[\\']/g, '\\$&')}'] } }.`;
 
   constructor(options: RemoteOptions = {}) {
     this.guards = { trusted: createTargetGuard(options.ssrf), strict: createTargetGuard(options.ssrf, true) };
@@ -112,13 +113,16 @@ export class RemoteAgents {
         if (deadline.signal.aborted) throw slow(what, this.timeoutMs);
         throw new RefusedTargetError(`The ${what} could not be read`, 502);
       });
-      if (!response.ok) throw new RefusedTargetError(`The ${what} request was answered ${response.status}`, 502);
+      if (!response.ok) {
+        const miss = `answered ${response.status}`;
+        throw new RefusedTargetError(`The ${what} request was ${miss}`, 502, miss);
+      }
       if (!read) throw new RefusedTargetError(`The ${what} is larger than ${this.maxCardBytes} bytes`, 502);
       let value: unknown;
       try {
         value = JSON.parse(new TextDecoder().decode(read));
       } catch {
-        throw new RefusedTargetError(`The ${what} is not JSON`, 502);
+        throw new RefusedTargetError(`The ${what} is not JSON`, 502, 'is not JSON');
       }
       if (tooDeepPath(value, DEFAULT_MAX_JSON_DEPTH)) {
         throw new RefusedTargetError(`The ${what} is nested deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`, 502);

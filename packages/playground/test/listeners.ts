@@ -13,8 +13,11 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-/** A raw TCP listener on 127.0.0.1 (a mail server, a database, a metadata service…) that records every connection. */
-export async function startSink(host = '127.0.0.1'): Promise<Sink> {
+/**
+ * A raw TCP listener on 127.0.0.1 (a mail server, a database, a metadata service…) that records every connection; on
+ * `port`, or any free one.
+ */
+export async function startSink(host = '127.0.0.1', port = 0): Promise<Sink> {
   const sockets = new Set<Socket>();
   const sink = { connections: 0, received: '' } as Sink;
   const server = createServer((socket) => {
@@ -26,12 +29,12 @@ export async function startSink(host = '127.0.0.1'): Promise<Sink> {
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
   });
-  server.listen(0, host);
+  server.listen(port, host);
   await once(server, 'listening');
-  const { port } = server.address() as { port: number };
+  const bound = (server.address() as { port: number }).port;
   return Object.assign(sink, {
-    port,
-    url: `http://${host}:${port}`,
+    port: bound,
+    url: `http://${host}:${bound}`,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -77,6 +77,43 @@ describe('remote agents through the SSRF guard', () => {
     expect(agent.hits.length).toBe(before);
   });
 
+  it('names the refused host in the allow-list hint, ready to paste (not a <host> placeholder)', async () => {
+    const cases: [string, string][] = [
+      [`${agent.url}/.well-known/agent-card.json`, "allow: ['127.0.0.1']"],
+      ['http://10.1.2.3/card.json', "allow: ['10.1.2.3']"],
+      ['http://agent.localhost:8080/card.json', "allow: ['agent.localhost']"],
+      ['http://[::1]/card.json', "allow: ['::1']"],
+    ];
+    for (const [url, hint] of cases) {
+      const { error } = await (await post(strict.url, '/api/card', { url })).json();
+      expect(error, url).toContain(hint);
+      expect(error, url).not.toContain('<host>');
+    }
+  });
+
+  it("finds an agent's card from its address (the well-known path), as createFromUrl() does", async () => {
+    for (const address of [agent.url, `${agent.url}/`, `${agent.url}/?x=1`]) {
+      const r = await post(open.url, '/api/card', { url: address });
+      expect(r.status, address).toBe(200);
+      const report = await r.json();
+      // The report names the card's own URL: the page's proxy calls then name it as the card.
+      expect(report.url).toBe(`${agent.url}/.well-known/agent-card.json`);
+      expect(report.signature.status).toBe('verified');
+    }
+    // Nothing at either URL: the error says what each answered.
+    const none = await post(open.url, '/api/card', { url: `${agent.url}/nothing` });
+    expect(none.status).toBe(502);
+    expect((await none.json()).error).toBe(
+      `No agent card at ${agent.url}/nothing (answered 404) nor at ${agent.url}/nothing/.well-known/agent-card.json ` +
+        "(answered 404): give the agent's address or its card's URL",
+    );
+    // A URL ending in .json is the card itself: its own answer, nothing else tried.
+    const before = agent.hits.length;
+    const missing = await post(open.url, '/api/card', { url: `${agent.url}/missing.json` });
+    expect((await missing.json()).error).toBe('The agent card request was answered 404');
+    expect(agent.hits.slice(before)).toEqual(['/missing.json']);
+  });
+
   it('reads a signed card: valid, signature verified through its jku', async () => {
     const r = await post(open.url, '/api/card', { url: `${agent.url}/.well-known/agent-card.json` });
     expect(r.status).toBe(200);
