@@ -87,9 +87,32 @@ async function send(page: Page, text: string, stream = true) {
 }
 
 async function connectTo(page: Page, url: string) {
-  await page.getByRole('textbox', { name: 'Agent card URL' }).fill(url);
+  await page.getByRole('textbox', { name: 'Agent address or card URL' }).fill(url);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
 }
+
+const connected = (page: Page) =>
+  expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/^Connected/);
+const taskIdOn = async (page: Page) => /Task (\S+):/.exec((await page.locator('#task-info').textContent()) ?? '')?.[1];
+const resubscribeButton = (page: Page) => page.getByRole('button', { name: 'Resubscribe' });
+
+/** The task's state as the agent at `url` has it (GetTask from here, not through the page). */
+async function stateAt(url: string, id: string): Promise<string> {
+  const response = await fetch(`${url}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } }),
+  });
+  return ((await response.json()) as { result: { status: { state: string } } }).result.status.state;
+}
+
+/** The echo agent's "hold" task, in the chat as the page shows it once it has ended. */
+const heldToTheEnd = [
+  { from: 'user', text: ['hold'] },
+  { from: 'agent', text: ['Holding…'] },
+  { from: 'artifact', text: ['first half, second half'] },
+  { from: 'agent', text: ['Released.'] },
+];
 
 describe.skipIf(!haveChromium)('the playground in Chromium', () => {
   it("connects to the demo's own agent and renders its card", async () => {
@@ -156,6 +179,8 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await rows(page, 'TASK_STATE_COMPLETED').waitFor();
     // Same task: the timeline kept the question, and the task id did not change.
     expect(await timeline(page).getByRole('listitem').first().textContent()).toContain('TASK_STATE_INPUT_REQUIRED');
+    // The answer's stream starts with the task as it was, still input-required: the timeline says so once.
+    expect(await rows(page, 'TASK_STATE_INPUT_REQUIRED').count()).toBe(1);
     expect(await page.locator('#task-info').textContent()).toContain(`Task ${taskId}: Completed`);
     expect(await conversation(page).textContent()).toContain('autumn leaves held steady');
     // The answer's stream starts with the task as it was, question included: the chat shows the question once.
@@ -225,6 +250,9 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await rows(page, 'TASK_STATE_CANCELED').first().waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Cancel', exact: true }).isDisabled()).toBe(true);
+    // The chat's last word on the task is its real state, not the "Working" it said before; nothing to resubscribe to.
+    await expect.poll(() => conversation(page).locator('.badge').last().textContent()).toBe('Canceled');
+    expect(await resubscribeButton(page).isDisabled()).toBe(true);
     expect(await rows(page, 'TASK_STATE_COMPLETED').count()).toBe(0);
     expect(await rows(page, 'artifact chunk').count()).toBeLessThan(4);
     await page.context().close();
@@ -250,6 +278,108 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     const shown = await bubbles(page);
     expect(shown.filter((b) => b.from === 'artifact')).toEqual([{ from: 'artifact', text: [poemAbout('stars')] }]);
     expect(shown.filter((b) => b.text[0] === 'Writing a poem about stars…')).toHaveLength(1);
+    await page.context().close();
+  });
+
+  it('after a reload, shows the end of a task that ended meanwhile: final state, whole artifact, no error', async () => {
+    const page = await openPlayground();
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`);
+    await connected(page);
+    await send(page, 'hold');
+    await rows(page, 'artifact chunk').first().waitFor();
+    const id = (await taskIdOn(page)) as string;
+    // The page goes away mid-stream (half the artifact seen); the task ends while it is gone.
+    await page.goto('about:blank');
+    agent.release();
+    await expect.poll(() => stateAt(agent.url, id)).toBe('TASK_STATE_COMPLETED');
+    await page.goto(`${base}/playground`);
+    await connected(page);
+    expect(await page.locator('#task-info').textContent()).toBe(`Task ${id}: Completed`);
+    expect(await rows(page, 'TASK_STATE_COMPLETED').count()).toBe(1);
+    expect(await rows(page, 'reconnected: the task had ended').count()).toBe(1);
+    expect(await timeline(page).locator('[data-kind="error"]').count()).toBe(0);
+    expect(await bubbles(page)).toEqual(heldToTheEnd);
+    // An ended task has nothing to subscribe to.
+    expect(await resubscribeButton(page).isDisabled()).toBe(true);
+    await page.context().close();
+  });
+
+  it('Resubscribe on a task that ended unseen fetches it (GetTask) instead of showing UnsupportedOperation', async () => {
+    const page = await openPlayground();
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`);
+    await connected(page);
+    await send(page, 'hold');
+    await rows(page, 'artifact chunk').first().waitFor();
+    const id = (await taskIdOn(page)) as string;
+    await page.reload(); // the task still runs: the page shows it as it last saw it
+    await connected(page);
+    expect(await page.locator('#task-info').textContent()).toBe(`Task ${id}: Working`);
+    agent.release();
+    await expect.poll(() => stateAt(agent.url, id)).toBe('TASK_STATE_COMPLETED');
+    await resubscribeButton(page).click(); // the agent refuses: the task has ended
+    const completed = timeline(page).locator('[data-kind="task"][data-state="TASK_STATE_COMPLETED"]');
+    await completed.waitFor();
+    expect(await completed.count()).toBe(1);
+    expect(await rows(page, 'the task has ended: fetched it (GetTask) instead').count()).toBe(1);
+    expect(await timeline(page).locator('[data-kind="error"]').count()).toBe(0);
+    expect(await bubbles(page)).toEqual(heldToTheEnd);
+    expect(await resubscribeButton(page).isDisabled()).toBe(true);
+    await page.context().close();
+  });
+
+  it("connects from an agent's address (its well-known card), on the page's origin and through the proxy", async () => {
+    const page = await openPlayground();
+    const card = page.getByRole('region', { name: 'Agent card' });
+    await connectTo(page, base);
+    await connected(page);
+    expect(await card.textContent()).toContain(`Fetched from${base}/.well-known/agent-card.json`);
+    await connectTo(page, `${agent.url}/`);
+    await connected(page);
+    expect(await card.textContent()).toContain(`Fetched from${agent.url}/.well-known/agent-card.json`);
+    await send(page, 'say hello'); // the proxy calls the agent of the card it found
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    // Nothing at the address nor under it: both named, with what each answered.
+    const alert = page.locator('#connect-error');
+    await connectTo(page, `${agent.url}/nowhere`);
+    await expect
+      .poll(() => alert.textContent())
+      .toBe(
+        `No agent card at ${agent.url}/nowhere (answered 404) nor at ${agent.url}/nowhere/.well-known/agent-card.json ` +
+          "(answered 404): give the agent's address or its card's URL",
+      );
+    // Not a URL at all: said so, and nothing fetched (it would be a path of the page's own origin).
+    const before = await page.locator('#wire .wire-request').count();
+    await connectTo(page, 'not a url');
+    await expect.poll(() => alert.textContent()).toMatch(/^"not a url" is not a URL: give the agent's address/);
+    expect(await page.locator('#wire .wire-request').count()).toBe(before);
+    await page.context().close();
+  });
+
+  it("after a failed connect, marks the chat and task as the previous agent's; another agent starts over", async () => {
+    const page = await openPlayground();
+    await send(page, 'write a poem about glass');
+    await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    const card = page.getByRole('region', { name: 'Agent card' });
+    const session = page.locator('#session');
+    await connectTo(page, 'http://10.0.0.1/.well-known/agent-card.json');
+    await expect.poll(() => page.locator('#connect-error').textContent()).toMatch(/Refused/);
+    // Not the previous agent's card under "Not connected"; its chat says whose it is, dimmed.
+    expect(await card.locator('#card').textContent()).toBe('Not connected.');
+    expect(await session.textContent()).toBe('Not connected: this chat and task are from your session with Poet');
+    expect(await conversation(page).getAttribute('class')).toContain('previous');
+    expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
+    // The same agent again (by its address): the session goes on.
+    await connectTo(page, base);
+    await connected(page);
+    expect(await session.textContent()).toMatch(/^Session \(contextId\): /);
+    expect(await conversation(page).getAttribute('class')).not.toContain('previous');
+    expect((await bubbles(page)).length).toBeGreaterThan(2);
+    // Another agent: a new session, nothing of the Poet's left.
+    await connectTo(page, `${agent.url}/.well-known/agent-card.json`);
+    await connected(page);
+    expect(await bubbles(page)).toEqual([]);
+    expect(await timeline(page).getByRole('listitem').count()).toBe(0);
+    expect(await page.locator('#task-info').textContent()).toBe('No task yet');
     await page.context().close();
   });
 

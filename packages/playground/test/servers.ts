@@ -17,14 +17,38 @@ export function startPlayground(options: PlaygroundOptions = {}): Promise<Runnin
   return listen(app);
 }
 
+/** What "hold" waits on: a promise the test resolves (`release()`), then a fresh one for the next hold. */
+class Gate {
+  private open!: () => void;
+  wait = this.renew();
+  release(): void {
+    this.open();
+    this.wait = this.renew();
+  }
+  private renew(): Promise<void> {
+    return new Promise((resolve) => {
+      this.open = resolve;
+    });
+  }
+}
+
 /**
  * Echoes the user's text back as a status message, then one artifact chunk, then completes. "letter" gets a letter
  * instead: one artifact in three chunks (the second and third appended, no separator of their own), a second
- * artifact, and a final message of two text parts.
+ * artifact, and a final message of two text parts. "hold" sends its first chunk, then waits for the test to release
+ * it before the second chunk and the end: a task that is running, or has ended, exactly when a test says.
  */
-const echo: AgentExecutor = {
+const echoOf = (gate: Gate): AgentExecutor => ({
   async execute(ctx) {
     const text = ctx.message.parts.map((p) => p.text ?? '').join('');
+    if (text === 'hold') {
+      await ctx.working('Holding…');
+      await ctx.artifact({ artifactId: 'held', name: 'held.txt', text: 'first half, ' });
+      await gate.wait;
+      await ctx.artifact({ artifactId: 'held', text: 'second half', append: true, lastChunk: true });
+      await ctx.complete('Released.');
+      return;
+    }
     if (text === 'letter') {
       await ctx.working('Drafting…');
       await ctx.artifact({ artifactId: 'letter', name: 'letter.txt', text: 'Dear friend,\n' });
@@ -38,13 +62,15 @@ const echo: AgentExecutor = {
     await ctx.artifact({ artifactId: 'echo', name: 'echo.txt', text, lastChunk: true });
     await ctx.complete('done');
   },
-};
+});
 
 export interface RemoteAgent extends Running {
   /** Headers of every A2A request the agent received. */
   seen: Headers[];
   /** Every request path the server received. */
   hits: string[];
+  /** Lets the tasks waiting on "hold" finish. */
+  release(): void;
 }
 
 /**
@@ -56,6 +82,7 @@ export async function startRemoteAgent(): Promise<RemoteAgent> {
   const publicJwk = await exportJWK(publicKey);
   const seen: Headers[] = [];
   const hits: string[] = [];
+  const gate = new Gate();
   const a2a = createA2AHandler({
     agentCard: {
       name: 'Echo',
@@ -65,7 +92,7 @@ export async function startRemoteAgent(): Promise<RemoteAgent> {
       defaultInputModes: ['text/plain', 'application/json'],
       skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: ['test'], examples: ['say hello', 'letter'] }],
     },
-    executor: echo,
+    executor: echoOf(gate),
     signAgentCard: { keys: [{ kid: 'k1', privateKey, publicJwk }] },
   });
   const app = express();
@@ -95,5 +122,5 @@ export async function startRemoteAgent(): Promise<RemoteAgent> {
     }),
   );
   const running = await listen(app);
-  return { ...running, seen, hits };
+  return { ...running, seen, hits, release: () => gate.release() };
 }

@@ -1,3 +1,4 @@
+import { type CardMiss, cardLocations, noCardMessage } from '../src/card-location.js';
 import type { CardReport } from './card-pane.js';
 import type { WireLog } from './wire-log.js';
 
@@ -25,30 +26,75 @@ async function postJson(api: PlaygroundApi, path: string, body: unknown): Promis
   }
 }
 
-/** Same-origin: the page fetches the card (and its JWKS) itself and the server checks it; else the server fetches. */
+/**
+ * What was typed in the connect field as a URL: an absolute one, or a path on the page's own origin (the default card
+ * is `/.well-known/agent-card.json`). Anything else is not a URL: resolving it against the page would fetch a page path.
+ */
+export function typedUrl(typed: string): URL {
+  const text = typed.trim();
+  if (text !== '' && !/\s/.test(text)) {
+    if (text.startsWith('/')) return new URL(text, location.href);
+    try {
+      return new URL(text);
+    } catch {
+      // not absolute: refused below
+    }
+  }
+  throw new Error(
+    `${JSON.stringify(text.slice(0, 200))} is not a URL: give the agent's address (https://agent.example/) or its card's URL`,
+  );
+}
+
+/**
+ * Same-origin: the page fetches the card (and its JWKS) itself and the server checks it; else the server fetches. An
+ * agent's address finds its card as the server's does ({@link cardLocations}).
+ */
 export async function fetchCard(api: PlaygroundApi, url: string, headers: Record<string, string>): Promise<CardReport> {
-  const target = new URL(url, location.href);
+  const target = typedUrl(url);
   let answer: { status: number; json: unknown };
   if (target.origin === location.origin) {
-    api.wire.add({ kind: 'request', method: 'GET', url: target.href, headers });
-    const response = await fetch(target, { headers: { accept: 'application/json', ...headers } });
-    const text = await response.text();
-    api.wire.add({ kind: 'response', status: response.status, url: target.href, body: text });
-    if (!response.ok) throw new Error(`The agent card request was answered ${response.status}`);
-    let card: unknown;
-    try {
-      card = JSON.parse(text);
-    } catch {
-      throw new Error('The agent card is not JSON');
-    }
-    const jwks = await ownJwks(card, target);
-    answer = await postJson(api, '/api/card', { url: target.href, card, ...(jwks ? { jwks } : {}) });
+    const { cardUrl, card } = await ownCard(api, target, headers);
+    const jwks = await ownJwks(card, cardUrl);
+    answer = await postJson(api, '/api/card', { url: cardUrl.href, card, ...(jwks ? { jwks } : {}) });
   } else {
     answer = await postJson(api, '/api/card', { url: target.href, headers });
   }
   const json = answer.json as CardReport & { error?: string };
   if (answer.status !== 200) throw new Error(json.error ?? `The playground answered ${answer.status}`);
   return json;
+}
+
+/** The first of the typed URL's card locations that answers a JSON object (the last one's answer in any case). */
+async function ownCard(
+  api: PlaygroundApi,
+  typed: URL,
+  headers: Record<string, string>,
+): Promise<{ cardUrl: URL; card: unknown }> {
+  const locations = cardLocations(typed);
+  const misses: CardMiss[] = [];
+  for (const [i, cardUrl] of locations.entries()) {
+    const alone = i === locations.length - 1 && misses.length === 0; // its own error, as before addresses were read
+    api.wire.add({ kind: 'request', method: 'GET', url: cardUrl.href, headers });
+    const response = await fetch(cardUrl, { headers: { accept: 'application/json', ...headers } });
+    const text = await response.text();
+    api.wire.add({ kind: 'response', status: response.status, url: cardUrl.href, body: text });
+    let card: unknown;
+    let miss: string | undefined;
+    if (!response.ok) miss = `answered ${response.status}`;
+    else {
+      try {
+        card = JSON.parse(text);
+        if (!alone && (typeof card !== 'object' || card === null || Array.isArray(card))) miss = 'is not a JSON object';
+      } catch {
+        miss = 'is not JSON';
+      }
+    }
+    if (miss === undefined) return { cardUrl, card };
+    if (alone)
+      throw new Error(miss === 'is not JSON' ? 'The agent card is not JSON' : `The agent card request was ${miss}`);
+    misses.push({ url: cardUrl.href, miss });
+  }
+  throw new Error(noCardMessage(misses));
 }
 
 /** The JWKS a same-origin card's signature names (`jku`), fetched by the page. */

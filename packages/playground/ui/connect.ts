@@ -1,9 +1,12 @@
 import { fetchCard } from './card-fetch.js';
 import { cardExamples, cardName, renderCard } from './card-pane.js';
+import { newSession } from './chat-form.js';
 import { h, replace } from './dom.js';
 import { ClientLink, describeError, type LinkOptions, type ProtocolVersion } from './link.js';
 import type { Page } from './page.js';
-import { updateTaskControls } from './task-controls.js';
+import { asked, updateTaskControls } from './task-controls.js';
+import { fetchEndedTask } from './task-refresh.js';
+import { TERMINAL_STATES } from './types.js';
 import { V03Link } from './v03-link.js';
 
 /** The connect form's headers: the custom ones (one `Name: value` a line) and Authorization. */
@@ -35,10 +38,12 @@ export async function connect(page: Page): Promise<void> {
   saved.customHeaders = el.customHeaders.value;
   page.save();
   page.say(`Connecting to ${saved.cardUrl}…`);
+  let rendered = false;
   try {
     const headers = parseHeaders(el.customHeaders.value, el.auth.value);
     const report = await fetchCard({ basePath: page.config.basePath, wire: page.wire }, saved.cardUrl, headers);
     renderCard(el.card, report);
+    rendered = true;
     const jsonRpc = report.interfaces.filter((i) => i.protocolBinding === 'JSONRPC');
     const chosen = jsonRpc.find((i) => i.protocolVersion.startsWith(version)) ?? jsonRpc[0];
     if (!chosen) throw new Error('The card offers no JSON-RPC interface the playground can call');
@@ -53,6 +58,15 @@ export async function connect(page: Page): Promise<void> {
     const link = version === '1.0' ? new ClientLink(report.card, options) : new V03Link(options);
     page.link = link;
     page.agentName = cardName(report.card) || 'Agent';
+    // The chat, task and timeline on screen are another agent's: they start over (the same agent's stay).
+    if (saved.session && saved.session.cardUrl !== report.url) newSession(page);
+    saved.session = { cardUrl: report.url, agent: page.agentName };
+    page.save();
+    // Reloaded (or reconnected) while the agent worked: if the task ended meanwhile, its end is one GetTask away.
+    const task = saved.task;
+    if (task && !TERMINAL_STATES.has(task.state) && !asked(page)) {
+      await fetchEndedTask(page, task.id, 'reconnected: the task had ended; fetched it (GetTask)');
+    }
     const examples = cardExamples(report.card);
     page.example = examples[0] ?? '';
     showExamples(page, examples);
@@ -60,7 +74,10 @@ export async function connect(page: Page): Promise<void> {
     el.tasksNote.textContent = link.supportsList ? '' : 'ListTasks is not part of A2A 0.3.';
     page.say(`Connected: A2A ${version} JSON-RPC at ${endpoint}`);
   } catch (error) {
+    // No card came back: the pane must not keep showing the previous agent's.
+    if (!rendered) replace(el.card, h('p', {}, 'Not connected.'));
     el.connectError.textContent = describeError(error);
+    updateTaskControls(page);
     page.say('Not connected');
   }
 }

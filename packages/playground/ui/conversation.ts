@@ -16,6 +16,8 @@ export interface Entry {
   id?: string;
   /** An artifact's `taskId/artifactId`: appended chunks join its bubble, also after a reload. */
   key?: string;
+  /** The task whose state {@link state} is: a state is shown once per task. */
+  task?: string;
 }
 
 function renderEntry(entry: Entry): HTMLLIElement {
@@ -44,6 +46,8 @@ export class Conversation {
   private readonly artifactEntries = new Map<string, { entry: Entry; text: HTMLParagraphElement }>();
   /** The agent messages shown so far (ids). */
   private readonly shownMessages = new Set<string>();
+  /** The task states shown on a bubble so far (`taskId|state`). */
+  private readonly shownStates = new Set<string>();
 
   constructor(
     private readonly box: HTMLOListElement,
@@ -57,6 +61,7 @@ export class Conversation {
   show(entry: Entry, store = true): HTMLLIElement {
     if (store) this.store(entry);
     if (entry.id) this.shownMessages.add(entry.id);
+    if (entry.task && entry.state) this.shownStates.add(`${entry.task}|${entry.state}`);
     const li = renderEntry(entry);
     const box = this.box;
     const following = box.scrollHeight - box.scrollTop - box.clientHeight < 48;
@@ -67,12 +72,28 @@ export class Conversation {
   }
 
   /** An agent message (a status message or a direct answer), once: a task snapshot repeats its status message. */
-  showAgentMessage(message: Message | undefined, state?: string): void {
+  showAgentMessage(message: Message | undefined, state?: string, task?: string): void {
     const parts = partsList(message?.parts).filter((p) => p !== '');
     if (!message || parts.length === 0) return;
     const id = message.messageId || `${message.taskId ?? ''}|${state ?? ''}|${parts.join('\n')}`;
     if (this.shownMessages.has(id)) return;
-    this.show({ role: 'agent', who: this.agentName(), parts, id, ...(state ? { state } : {}) });
+    this.show({
+      role: 'agent',
+      who: this.agentName(),
+      parts,
+      id,
+      ...(state ? { state } : {}),
+      ...(task ? { task } : {}),
+    });
+  }
+
+  /**
+   * A task's final state, as a bubble of its own when no message came with it (a canceled task keeps the "Working"
+   * message it had, or has none): the chat's last word on the task is then its real state.
+   */
+  showFinalState(task: string, state: string): void {
+    if (this.shownStates.has(`${task}|${state}`)) return;
+    this.show({ role: 'agent', who: this.agentName(), parts: [], state, task });
   }
 
   /** An artifact chunk: appended text joins its artifact's bubble exactly; a new artifact gets its own bubble. */
@@ -88,14 +109,22 @@ export class Conversation {
     this.show({ role: 'artifact', who: artifact.name || artifact.artifactId || 'Artifact', parts: [text], key });
   }
 
-  hasArtifact(taskId: string, artifactId: string): boolean {
-    return this.artifactEntries.has(`${taskId}/${artifactId}`);
+  /** An artifact as a task snapshot has it, whole: its bubble's text replaced (chunks missed, say across a reload). */
+  showWholeArtifact(taskId: string, artifact: Artifact): void {
+    const shown = this.artifactEntries.get(`${taskId}/${artifact.artifactId}`);
+    if (!shown) {
+      this.showArtifact(taskId, artifact, false);
+      return;
+    }
+    shown.entry.parts[0] = partsText(artifact.parts);
+    shown.text.textContent = shown.entry.parts[0];
   }
 
   /** Empties the chat (a new session); what is stored is the caller's to clear. */
   clear(): void {
     this.artifactEntries.clear();
     this.shownMessages.clear();
+    this.shownStates.clear();
     this.box.replaceChildren();
   }
 }

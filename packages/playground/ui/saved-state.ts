@@ -11,6 +11,8 @@ export interface Saved {
   contextId?: string | undefined;
   task?: { id: string; contextId: string; state: string } | undefined;
   lastSeq?: string | undefined;
+  /** The agent the session (chat, task, timeline) is with: its card URL and name. Another agent starts a new one. */
+  session?: { cardUrl: string; agent: string } | undefined;
   rows: Row[];
   conversation: Entry[];
 }

@@ -11,7 +11,15 @@ export const asked = (page: Page): boolean =>
 export function updateTaskControls(page: Page): void {
   const { el, saved, link, agentName } = page;
   const task = saved.task;
-  el.session.textContent = saved.contextId ? `Session (contextId): ${saved.contextId}` : 'New session';
+  // Not connected, the chat and task on screen are another connection's: said so, and shown dimmed.
+  const previous = !link && saved.session && (task || saved.conversation.length > 0) ? saved.session.agent : undefined;
+  for (const pane of [el.conversation, el.taskInfo, el.timeline])
+    pane.classList.toggle('previous', previous !== undefined);
+  el.session.textContent = previous
+    ? `Not connected: this chat and task are from your session with ${previous}`
+    : saved.contextId
+      ? `Session (contextId): ${saved.contextId}`
+      : 'New session';
   if (task) {
     replace(
       el.taskInfo,
@@ -22,8 +30,9 @@ export function updateTaskControls(page: Page): void {
       asked(page) && ' — your next message answers it',
     );
   } else el.taskInfo.textContent = 'No task yet';
+  // An ended task has nothing to cancel or subscribe to (the agent would refuse both).
   el.cancel.disabled = !link || !task || TERMINAL_STATES.has(task.state);
-  el.resubscribe.disabled = !link || !task;
+  el.resubscribe.disabled = el.cancel.disabled;
   el.message.placeholder = !link
     ? 'Connect to an agent to chat'
     : asked(page)
