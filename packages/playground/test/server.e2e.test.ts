@@ -59,6 +59,8 @@ describe('remote agents through the SSRF guard', () => {
       ['ftp://example.com/card.json', /not ftp:/],
       ['http://user:secret@example.com/', /credentials/],
       ['not a url', /not an absolute URL/],
+      // A public host, on a port browsers refuse (SMTP): refused as they refuse it, before any DNS or connection.
+      ['http://example.com:25/.well-known/agent-card.json', /port 25 is one of the Fetch standard's bad ports/],
     ];
     const before = agent.hits.length;
     for (const [url, message] of cases) {
