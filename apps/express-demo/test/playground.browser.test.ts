@@ -359,6 +359,9 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     const page = await openPlayground();
     await send(page, 'write a poem about glass');
     await rows(page, 'TASK_STATE_COMPLETED').waitFor();
+    await page.getByRole('button', { name: 'List tasks' }).click();
+    const listed = page.getByRole('table', { name: 'Task list' }).locator('tbody tr');
+    await listed.first().waitFor();
     const card = page.getByRole('region', { name: 'Agent card' });
     const session = page.locator('#session');
     await connectTo(page, 'http://10.0.0.1/.well-known/agent-card.json');
@@ -368,6 +371,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     expect(await session.textContent()).toBe('Not connected: this chat and task are from your session with Poet');
     expect(await conversation(page).getAttribute('class')).toContain('previous');
     expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true);
+    expect(await listed.count()).toBe(0); // the Poet's task list, whose Open buttons would call the next agent
     // The same agent again (by its address): the session goes on.
     await connectTo(page, base);
     await connected(page);

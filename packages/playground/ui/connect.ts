@@ -27,6 +27,9 @@ function parseHeaders(lines: string, auth: string): Record<string, string> {
 export async function connect(page: Page): Promise<void> {
   const { el, saved } = page;
   el.connectError.textContent = '';
+  // A task list is the answer of the agent it was asked of: its Open buttons would call whichever comes next.
+  el.tasks.replaceChildren();
+  el.tasksNote.textContent = '';
   page.streaming?.abort();
   page.link = undefined;
   showExamples(page, []);
