@@ -5,8 +5,12 @@
 // card signing) becomes a chunk that loads at first use. Dependencies stay external: users compose our Zod schemas
 // with their own `zod`. Why: Node's ESM loader costs 0.5-1 ms CPU per file at start-up (docs/performance.md,
 // "Footprint"), so what an entry loads at start-up is one chunk per group below, not one file per module.
+// For a dual package (its entries have a `require` condition) the same module graph, split into the same chunks, is
+// also written as CommonJS under dist/cjs/ (`require` files mirror `import` ones): one copy of the code in ~15 files
+// rather than tsc's unbundled per-module copy (151 files, twice the bytes installed: docs/performance.md, "Install
+// size"). build-cjs.mjs, after this, only writes dist/cjs/'s declarations and its `"type": "commonjs"` marker.
 // Used by the packages' `build` scripts, before build-cjs.mjs.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { rolldown } from 'rolldown';
 
@@ -25,6 +29,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** Chunk names (chunks/<name>-<hash>.js) other than the entry's own, which drops a trailing `/index`. */
 const CHUNK_NAMES = { index: pkg.name.split('/').pop(), 'public-errors': 'errors' }; // chunks/core-….js
 const input = {};
+/** Whether every entry also has a CommonJS file (dist/cjs/<same name>.js), which this script then writes too. */
+let dual = true;
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (typeof target !== 'object' || !target['@a2a/source']) continue;
   const source = target['@a2a/source'];
@@ -32,6 +38,11 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
   const name = relative('dist', out).replace(/\.js$/, '');
   if (relative('src', source).replace(/\.ts$/, '') !== name) {
     throw new Error(`${subpath}: ${out} must mirror ${source} (the declarations tsc wrote sit there)`);
+  }
+  const cjs = target.require?.default;
+  if (!cjs) dual = false;
+  else if (relative(join('dist', 'cjs'), cjs).replace(/\.js$/, '') !== name) {
+    throw new Error(`${subpath}: ${cjs} must mirror ${out} (one chunk layout for both formats)`);
   }
   input[name] = source;
 }
@@ -74,29 +85,50 @@ const bundle = await rolldown({
   plugins: [staticImports],
   logLevel: 'warn',
 });
-const { output } = await bundle.write({
-  dir: 'dist',
-  format: 'esm',
-  chunkFileNames: 'chunks/[name]-[hash].js',
-  codeSplitting: {
-    groups: [
-      { name: 'schema-plain', priority: groups.length + 1, test: (id) => ZOD_FREE.some((re) => re.test(id)) },
-      ...groups.map((name, i) => ({
-        name: CHUNK_NAMES[name] ?? name.replace(/\/index$/, ''),
-        priority: groups.length - i,
-        test: (id) => reached.get(name).has(id),
-      })),
-    ],
-  },
-});
+const codeSplitting = {
+  groups: [
+    { name: 'schema-plain', priority: groups.length + 1, test: (id) => ZOD_FREE.some((re) => re.test(id)) },
+    ...groups.map((name, i) => ({
+      name: CHUNK_NAMES[name] ?? name.replace(/\/index$/, ''),
+      priority: groups.length - i,
+      test: (id) => reached.get(name).has(id),
+    })),
+  ],
+};
+const chunkFileNames = 'chunks/[name]-[hash].js';
+const written = new Set();
+const { output } = await bundle.write({ dir: 'dist', format: 'esm', chunkFileNames, codeSplitting });
+for (const file of output) written.add(resolve('dist', file.fileName));
+if (dual) {
+  // Every dynamic import() becomes a require() (as tsc's CommonJS output had it: `@opentelemetry/api` is loaded by the
+  // same loader as the app's own require of it), except jose's: jose is ES modules only, and Node without require(esm)
+  // (`--no-experimental-require-module`) refuses to require() it (module-modes.test.ts).
+  const cjs = await bundle.write({
+    dir: 'dist/cjs',
+    format: 'cjs',
+    chunkFileNames,
+    codeSplitting,
+    dynamicImportInCjs: false,
+  });
+  const requireJose =
+    /Promise\.resolve\(\)\.then\(\(\) => (?:\/\* @__PURE__ \*\/ )?[\w$.]+\(require\("jose"\)(?:, 1)?\)\)/g;
+  for (const file of cjs.output) {
+    const path = resolve('dist/cjs', file.fileName);
+    written.add(path);
+    if (file.type !== 'chunk' || !file.code.includes('require("jose")')) continue;
+    const code = file.code.replace(requireJose, 'import("jose")');
+    if (code.includes('require("jose")'))
+      throw new Error(`${file.fileName}: a require("jose") left (rolldown's output changed?)`);
+    writeFileSync(path, code);
+  }
+}
 await bundle.close();
 
 // What an earlier build left (per-file tsc output, older chunks), removed after the new files are written, so that a
-// process loading dist/ meanwhile (another test's build, a running app) finds either build whole. dist/cjs/ is
-// build-cjs.mjs's.
-const written = new Set(output.map((file) => resolve('dist', file.fileName)));
+// process loading dist/ meanwhile (another test's build, a running app) finds either build whole. A package that is
+// not dual keeps its dist/cjs/ (build-cjs.mjs's).
 for (const entry of readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true })) {
   const file = join(entry.parentPath, entry.name);
   const stale = entry.isFile() && file.endsWith('.js') && !written.has(resolve(file));
-  if (stale && !relative(join(root, 'dist'), file).startsWith('cjs')) rmSync(file);
+  if (stale && (dual || !relative(join(root, 'dist'), file).startsWith('cjs'))) rmSync(file);
 }

@@ -235,17 +235,30 @@ describe('start-up of the built package', () => {
     for (const p of LAZY_PACKAGES) expect(packages).not.toContain(p);
   });
 
-  it('holds every source module in exactly one ESM file, so the entries share their classes', () => {
-    const holders = new Map<string, string[]>();
-    for (const entry of readdirSync(DIST, { recursive: true, withFileTypes: true })) {
-      const file = join(entry.parentPath, entry.name);
-      if (!entry.isFile() || !file.endsWith('.js') || relative(DIST, file).startsWith('cjs')) continue;
-      for (const source of new Set(chunkSources(file))) holders.set(source, [...(holders.get(source) ?? []), file]);
-    }
-    expect(holders.size).toBeGreaterThan(50);
-    expect([...holders].filter(([, files]) => files.length > 1)).toEqual([]);
-    expect(report.sameClass).toBe(true);
-  });
+  // Both formats: the CommonJS build is bundled in the same chunks (scripts/bundle-esm.mjs). Regression: it was tsc's
+  // per-module copy (151 files, ~670 kB, more than the ESM chunks), which doubled what an install carries.
+  it.each(['ESM', 'CommonJS'])(
+    'holds every source module in exactly one %s file, so the entries share their classes',
+    (format) => {
+      const holders = new Map<string, string[]>();
+      const files: string[] = [];
+      for (const entry of readdirSync(DIST, { recursive: true, withFileTypes: true })) {
+        const file = join(entry.parentPath, entry.name);
+        if (
+          !entry.isFile() ||
+          !file.endsWith('.js') ||
+          relative(DIST, file).startsWith('cjs') !== (format === 'CommonJS')
+        )
+          continue;
+        files.push(file);
+        for (const source of new Set(chunkSources(file))) holders.set(source, [...(holders.get(source) ?? []), file]);
+      }
+      expect(holders.size).toBeGreaterThan(50);
+      expect([...holders].filter(([, files]) => files.length > 1)).toEqual([]);
+      expect(files.length).toBeLessThan(40); // entries and chunks, not a file per module
+      expect(report.sameClass).toBe(true);
+    },
+  );
 
   it('CommonJS: requiring both entries loads no legacy wire, dialect or signing module, nor Zod, either', () => {
     const script = `require('@a2a/core'); require('@a2a/core/node');
@@ -253,9 +266,7 @@ describe('start-up of the built package', () => {
     const cached: string[] = JSON.parse(
       execFileSync(process.execPath, ['-e', script], { cwd: CORE, encoding: 'utf8' }),
     );
-    const sources = cached
-      .filter((f) => f.startsWith(join(DIST, 'cjs')))
-      .map((f) => relative(join(DIST, 'cjs'), f).replace(/\.js$/, '.ts'));
+    const sources = cached.filter((f) => f.startsWith(join(DIST, 'cjs'))).flatMap(chunkSources);
     expect(sources).toContain('handler/create-handler.ts');
     for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
     expect(cached.some((f) => /node_modules\/(jose|canonicalize|zod)\//.test(f))).toBe(false);
