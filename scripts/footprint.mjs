@@ -3,6 +3,11 @@
 // install into a fresh project), next to the official SDK on Express. Figures go to docs/performance.md
 // ("Footprint").
 //   node scripts/footprint.mjs [--runs 15] [--sdk] [--root DIR] [--before DIR] [--first-request]
+//   node scripts/footprint.mjs --install [--root DIR]
+// --install measures install size only (no cold starts): for each adapter a fresh project with core, the adapter and
+// its framework, next to the framework alone and to @a2a-js/sdk 1.3.0 + express 5 (the SDK's Express server), each
+// as `du` sees node_modules: apparent bytes (`du -sb`) and allocated on disk (`du -sB1`, what `du -sh` shows), with
+// the packages ours bring (core, the adapter, core's dependencies) and the SDK's.
 // For each adapter it reports what importing core + the adapter adds to importing its framework alone ("adds"), and
 // for `@a2a/core/node` what it adds to a bare `node`: medians of CPU time (user + system of the child, which a busy
 // machine disturbs less) and of wall time over `--runs` fresh processes each. The processes of all cases take turns
@@ -25,36 +30,35 @@ const { values } = parseArgs({
     root: { type: 'string' },
     before: { type: 'string' },
     'first-request': { type: 'boolean' },
+    install: { type: 'boolean' },
   },
 });
 const runs = Number(values.runs);
 
-/** Each adapter with what its app imports: the framework alone, and core + the adapter on top. */
+/**
+ * Each adapter with what its app imports: the framework alone, and core + the adapter on top; `specs`: what npm
+ * installs for the framework.
+ */
 const ADAPTERS = [
-  { dir: 'express', framework: ['express'], adapter: ['@a2a/express'] },
-  { dir: 'koa', framework: ['koa'], adapter: ['@a2a/koa'] },
-  { dir: 'hapi', framework: ['@hapi/hapi'], adapter: ['@a2a/hapi'] },
-  { dir: 'fastify', framework: ['fastify'], adapter: ['@a2a/fastify'] },
-  { dir: 'hono', framework: ['hono', '@hono/node-server'], adapter: ['@a2a/hono', '@a2a/hono/node-server'] },
+  { dir: 'express', framework: ['express'], adapter: ['@a2a/express'], specs: ['express@5'] },
+  { dir: 'koa', framework: ['koa'], adapter: ['@a2a/koa'], specs: ['koa@3'] },
+  { dir: 'hapi', framework: ['@hapi/hapi'], adapter: ['@a2a/hapi'], specs: ['@hapi/hapi@21'] },
+  { dir: 'fastify', framework: ['fastify'], adapter: ['@a2a/fastify'], specs: ['fastify@5'] },
+  {
+    dir: 'hono',
+    framework: ['hono', '@hono/node-server'],
+    adapter: ['@a2a/hono', '@a2a/hono/node-server'],
+    specs: ['hono@4', '@hono/node-server@2'],
+  },
   {
     dir: 'nestjs',
     framework: ['reflect-metadata', '@nestjs/common', '@nestjs/core', '@nestjs/platform-express'],
     adapter: ['@a2a/nestjs'],
+    specs: ['@nestjs/common@11', '@nestjs/core@11', '@nestjs/platform-express@11', 'reflect-metadata', 'rxjs'],
   },
 ];
-const FRAMEWORKS = [
-  'express@5',
-  'koa@3',
-  '@hapi/hapi@21',
-  'fastify@5',
-  'hono@4',
-  '@hono/node-server@2',
-  '@nestjs/common@11',
-  '@nestjs/core@11',
-  '@nestjs/platform-express@11',
-  'reflect-metadata',
-  'rxjs',
-];
+/** Every adapter's framework, installed together for the cold-start cases. */
+const FRAMEWORKS = ADAPTERS.flatMap((a) => a.specs);
 
 function install(dir, specs) {
   mkdirSync(dir, { recursive: true });
@@ -67,8 +71,9 @@ function install(dir, specs) {
   return Object.keys(lock.packages).filter((key) => key !== '').length;
 }
 
-const du = (path) => {
-  const out = spawnSync('du', ['-sb', path], { encoding: 'utf8' });
+/** Bytes under `path`: apparent (the files' lengths), or with `disk` allocated (whole blocks, what `du -sh` shows). */
+const du = (path, disk = false) => {
+  const out = spawnSync('du', [disk ? '-sB1' : '-sb', path], { encoding: 'utf8' });
   return out.status === 0 ? Number(out.stdout.split('\t')[0]) : 0;
 };
 const imports = (names) => names.map((name) => `await import(${JSON.stringify(name)});`).join(' ');
@@ -159,69 +164,116 @@ const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 const ms = (n) => `${n.toFixed(0)} ms`;
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const work = mkdtempSync(join(tmpdir(), 'a2a-footprint-'));
-try {
-  // One install per checkout: this one (or --root), and --before's.
-  const checkouts = [['after', values.root], ...(values.before ? [['before', values.before]] : [])];
-  const cases = [];
-  for (const [label, root] of checkouts) {
-    const tarballs = packPackages(join(work, `tarballs-${label}`), ['core', ...ADAPTERS.map((a) => a.dir)], root);
-    const dir = join(work, label);
-    const packages = install(dir, [...Object.values(tarballs), ...FRAMEWORKS]);
-    const sizes = ['@a2a/core', 'zod', 'jose', 'lru.min', 'ipaddr.js', 'canonicalize']
-      .map((name) => `${name} ${mb(du(join(dir, 'node_modules', name)))}`)
-      .join(', ');
-    const all = mb(du(join(dir, 'node_modules')));
-    console.log(`${label}: core, 6 adapters and their frameworks: ${all}, ${packages} packages; of which ${sizes}`);
-    cases.push([`${label} bare`, dir, ''], [`${label} node`, dir, imports(['@a2a/core/node'])]);
-    if (values['first-request']) {
-      cases.push([`${label} first plain`, dir, firstRequest.plain], [`${label} first a2a`, dir, firstRequest.a2a]);
-    }
-    for (const { dir: name, framework, adapter } of ADAPTERS) {
-      cases.push([`${label} ${name} alone`, dir, imports(framework)]);
-      cases.push([`${label} ${name}`, dir, imports(['@a2a/core', ...adapter, ...framework])]);
-    }
-  }
-  if (values.sdk) {
-    const dir = join(work, 'sdk');
-    const packages = install(dir, ['@a2a-js/sdk@1.3.0', 'express@5']);
-    console.log(`@a2a-js/sdk 1.3.0 + express 5: ${mb(du(join(dir, 'node_modules')))}, ${packages} packages`);
-    cases.push(['sdk express alone', dir, imports(['express'])]);
-    cases.push(['sdk', dir, imports(['@a2a-js/sdk/server', '@a2a-js/sdk/server/express', 'express'])]);
-    if (values['first-request'])
-      cases.push(['sdk first plain', dir, firstRequest.plain], ['sdk first', dir, firstRequest.sdk]);
-  }
-  const times = coldStarts(cases);
-  const adds = (name, base) => ({ cpu: times[name].cpu - times[base].cpu, wall: times[name].wall - times[base].wall });
-  const labels = checkouts.map(([label]) => label).reverse(); // before, after
 
-  console.log(`\ncold import, medians of ${runs} fresh processes each, Node ${process.version}`);
-  console.log(`bare node -e '': ${ms(times['after bare'].cpu)} CPU / ${ms(times['after bare'].wall)} wall\n`);
-  const heads = labels.length > 1 ? labels.map((l) => ` (${l})`) : [''];
-  console.log(
-    row(['', 'framework alone, CPU', ...heads.map((h) => `adds CPU${h}`), ...heads.map((h) => `adds wall${h}`)]),
-  );
-  console.log(row(Array(2 + 2 * heads.length).fill('---')));
-  const line = (title, alone, name, base) => {
-    const added = labels.map((label) => adds(`${label} ${name}`, `${label} ${base}`));
-    console.log(row([title, alone, ...added.map((a) => ms(a.cpu)), ...added.map((a) => ms(a.wall))]));
-  };
-  line('`@a2a/core/node` (vs bare node)', '', 'node', 'bare');
-  for (const { dir } of ADAPTERS) line(dir, ms(times[`after ${dir} alone`].cpu), dir, `${dir} alone`);
-  if (values['first-request']) {
-    line('express, up to the first answer', ms(times['after first plain'].cpu), 'first a2a', 'first plain');
+/**
+ * --install: one fresh project per adapter (core + the adapter + its framework) and per framework alone, and the SDK's
+ * on Express; prints their node_modules sizes, the ratio to the SDK's, and the packages behind the difference.
+ */
+function installSizes() {
+  const tarballs = packPackages(join(work, 'tarballs'), ['core', ...ADAPTERS.map((a) => a.dir)], values.root);
+  const size = (dir) => ({ apparent: du(join(dir, 'node_modules')), disk: du(join(dir, 'node_modules'), true) });
+  const both = (n) => `${mb(n.apparent)} / ${mb(n.disk)}`;
+  const sdkDir = join(work, 'sdk');
+  const sdkCount = install(sdkDir, ['@a2a-js/sdk@1.3.0', 'express@5']);
+  const sdk = size(sdkDir);
+  const ratio = (n) => `${(n.apparent / sdk.apparent).toFixed(2)}× / ${(n.disk / sdk.disk).toFixed(2)}×`;
+  console.log(`install size (node_modules of a fresh npm project, apparent / on disk), npm ${npmVersion()}\n`);
+  console.log(row(['', 'framework alone', 'with @a2a/core + the adapter', 'packages', 'vs @a2a-js/sdk + express']));
+  console.log(row(Array(5).fill('---')));
+  console.log(row(['@a2a-js/sdk 1.3.0 + express 5', '', both(sdk), String(sdkCount), '1×']));
+  /** Per package (apparent / on disk) of one project: those named, each only if installed. */
+  const breakdown = (dir, names) =>
+    names
+      .map((name) => [name, join(dir, 'node_modules', name)])
+      .filter(([, path]) => du(path) > 0)
+      .map(([name, path]) => `${name} ${both({ apparent: du(path), disk: du(path, true) })}`)
+      .join(', ');
+  const details = [];
+  for (const { dir, specs } of ADAPTERS) {
+    install(join(work, `${dir}-alone`), specs);
+    const alone = size(join(work, `${dir}-alone`));
+    const ours = join(work, dir);
+    const count = install(ours, [tarballs['@a2a/core'], tarballs[`@a2a/${dir}`], ...specs]);
+    const withUs = size(ours);
+    console.log(row([dir, both(alone), both(withUs), String(count), ratio(withUs)]));
+    const core = JSON.parse(readFileSync(join(ours, 'node_modules', '@a2a', 'core', 'package.json'), 'utf8'));
+    details.push(`${dir}: ${breakdown(ours, ['@a2a/core', `@a2a/${dir}`, ...Object.keys(core.dependencies)])}`);
   }
-  if (values.sdk) {
-    const sdk = adds('sdk', 'sdk express alone');
+  const sdkPkg = JSON.parse(readFileSync(join(sdkDir, 'node_modules', '@a2a-js', 'sdk', 'package.json'), 'utf8'));
+  console.log(`\nper package (apparent / on disk):\n${details.join('\n')}`);
+  console.log(`sdk: ${breakdown(sdkDir, ['@a2a-js/sdk', ...Object.keys(sdkPkg.dependencies ?? {})])}`);
+}
+const npmVersion = () => execFileSync('npm', ['--version'], { encoding: 'utf8', env: npmEnv() }).trim();
+
+try {
+  if (values.install) installSizes();
+  else {
+    // One install per checkout: this one (or --root), and --before's.
+    const checkouts = [['after', values.root], ...(values.before ? [['before', values.before]] : [])];
+    const cases = [];
+    for (const [label, root] of checkouts) {
+      const tarballs = packPackages(join(work, `tarballs-${label}`), ['core', ...ADAPTERS.map((a) => a.dir)], root);
+      const dir = join(work, label);
+      const packages = install(dir, [...Object.values(tarballs), ...FRAMEWORKS]);
+      const sizes = ['@a2a/core', 'zod', 'jose', 'lru.min', 'ipaddr.js', 'canonicalize']
+        .map((name) => `${name} ${mb(du(join(dir, 'node_modules', name)))}`)
+        .join(', ');
+      const all = mb(du(join(dir, 'node_modules')));
+      console.log(`${label}: core, 6 adapters and their frameworks: ${all}, ${packages} packages; of which ${sizes}`);
+      cases.push([`${label} bare`, dir, ''], [`${label} node`, dir, imports(['@a2a/core/node'])]);
+      if (values['first-request']) {
+        cases.push([`${label} first plain`, dir, firstRequest.plain], [`${label} first a2a`, dir, firstRequest.a2a]);
+      }
+      for (const { dir: name, framework, adapter } of ADAPTERS) {
+        cases.push([`${label} ${name} alone`, dir, imports(framework)]);
+        cases.push([`${label} ${name}`, dir, imports(['@a2a/core', ...adapter, ...framework])]);
+      }
+    }
+    if (values.sdk) {
+      const dir = join(work, 'sdk');
+      const packages = install(dir, ['@a2a-js/sdk@1.3.0', 'express@5']);
+      console.log(`@a2a-js/sdk 1.3.0 + express 5: ${mb(du(join(dir, 'node_modules')))}, ${packages} packages`);
+      cases.push(['sdk express alone', dir, imports(['express'])]);
+      cases.push(['sdk', dir, imports(['@a2a-js/sdk/server', '@a2a-js/sdk/server/express', 'express'])]);
+      if (values['first-request'])
+        cases.push(['sdk first plain', dir, firstRequest.plain], ['sdk first', dir, firstRequest.sdk]);
+    }
+    const times = coldStarts(cases);
+    const adds = (name, base) => ({
+      cpu: times[name].cpu - times[base].cpu,
+      wall: times[name].wall - times[base].wall,
+    });
+    const labels = checkouts.map(([label]) => label).reverse(); // before, after
+
+    console.log(`\ncold import, medians of ${runs} fresh processes each, Node ${process.version}`);
+    console.log(`bare node -e '': ${ms(times['after bare'].cpu)} CPU / ${ms(times['after bare'].wall)} wall\n`);
+    const heads = labels.length > 1 ? labels.map((l) => ` (${l})`) : [''];
     console.log(
-      `\n@a2a-js/sdk 1.3.0 on express 5: adds ${ms(sdk.cpu)} CPU / ${ms(sdk.wall)} wall to express alone (${ms(times['sdk express alone'].cpu)} CPU)`,
+      row(['', 'framework alone, CPU', ...heads.map((h) => `adds CPU${h}`), ...heads.map((h) => `adds wall${h}`)]),
     );
+    console.log(row(Array(2 + 2 * heads.length).fill('---')));
+    const line = (title, alone, name, base) => {
+      const added = labels.map((label) => adds(`${label} ${name}`, `${label} ${base}`));
+      console.log(row([title, alone, ...added.map((a) => ms(a.cpu)), ...added.map((a) => ms(a.wall))]));
+    };
+    line('`@a2a/core/node` (vs bare node)', '', 'node', 'bare');
+    for (const { dir } of ADAPTERS) line(dir, ms(times[`after ${dir} alone`].cpu), dir, `${dir} alone`);
     if (values['first-request']) {
-      const first = (name) => `${ms(times[name].cpu)} CPU / ${ms(times[name].wall)} wall`;
+      line('express, up to the first answer', ms(times['after first plain'].cpu), 'first a2a', 'first plain');
+    }
+    if (values.sdk) {
+      const sdk = adds('sdk', 'sdk express alone');
       console.log(
-        `up to the first SendMessage answer: @a2a-js/sdk ${first('sdk first')}; ${labels
-          .map((label) => `@a2a/express (${label}) ${first(`${label} first a2a`)}`)
-          .join('; ')} (a plain JSON route: ${first('sdk first plain')})`,
+        `\n@a2a-js/sdk 1.3.0 on express 5: adds ${ms(sdk.cpu)} CPU / ${ms(sdk.wall)} wall to express alone (${ms(times['sdk express alone'].cpu)} CPU)`,
       );
+      if (values['first-request']) {
+        const first = (name) => `${ms(times[name].cpu)} CPU / ${ms(times[name].wall)} wall`;
+        console.log(
+          `up to the first SendMessage answer: @a2a-js/sdk ${first('sdk first')}; ${labels
+            .map((label) => `@a2a/express (${label}) ${first(`${label} first a2a`)}`)
+            .join('; ')} (a plain JSON route: ${first('sdk first plain')})`,
+        );
+      }
     }
   }
 } finally {
