@@ -160,7 +160,7 @@ function coldStarts(cases) {
   );
 }
 
-const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+const mb = (n, digits = 1) => `${(n / 1e6).toFixed(digits)} MB`;
 const ms = (n) => `${n.toFixed(0)} ms`;
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const work = mkdtempSync(join(tmpdir(), 'a2a-footprint-'));
@@ -172,7 +172,7 @@ const work = mkdtempSync(join(tmpdir(), 'a2a-footprint-'));
 function installSizes() {
   const tarballs = packPackages(join(work, 'tarballs'), ['core', ...ADAPTERS.map((a) => a.dir)], values.root);
   const size = (dir) => ({ apparent: du(join(dir, 'node_modules')), disk: du(join(dir, 'node_modules'), true) });
-  const both = (n) => `${mb(n.apparent)} / ${mb(n.disk)}`;
+  const both = (n, digits = 1) => `${mb(n.apparent, digits)} / ${mb(n.disk, digits)}`;
   const sdkDir = join(work, 'sdk');
   const sdkCount = install(sdkDir, ['@a2a-js/sdk@1.3.0', 'express@5']);
   const sdk = size(sdkDir);
@@ -186,7 +186,7 @@ function installSizes() {
     names
       .map((name) => [name, join(dir, 'node_modules', name)])
       .filter(([, path]) => du(path) > 0)
-      .map(([name, path]) => `${name} ${both({ apparent: du(path), disk: du(path, true) })}`)
+      .map(([name, path]) => `${name} ${both({ apparent: du(path), disk: du(path, true) }, 2)}`)
       .join(', ');
   const details = [];
   for (const { dir, specs } of ADAPTERS) {

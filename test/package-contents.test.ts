@@ -145,7 +145,7 @@ describe('packed tarballs', () => {
       readDirectory: ts.sys.readDirectory,
       directoryExists: ts.sys.directoryExists,
       getDirectories: ts.sys.getDirectories,
-      realpath: ts.sys.realpath,
+      realpath: (path) => ts.sys.realpath?.(path) ?? path,
     };
     const service = ts.createLanguageService(host, ts.createDocumentRegistry());
     const definitions = service.getDefinitionAtPosition(file, code.lastIndexOf(name)) ?? [];
