@@ -2,6 +2,7 @@
 // compiles src/ again as CommonJS into dist/cjs/ (tsconfig.cjs.json), marks that folder `"type": "commonjs"` so Node
 // and TypeScript read its .js and .d.ts files as CommonJS, and turns the one ESM-only expression the sources use,
 // `import.meta.url`, into its CommonJS equivalent, and keeps `import('jose')` real. Used by every package's `build` script.
+// Core's tsconfig.cjs.json emits declarations only: its CommonJS code is bundled by bundle-esm.mjs, in the ESM chunks.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
