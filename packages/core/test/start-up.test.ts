@@ -197,6 +197,12 @@ describe('start-up of the built package', () => {
     expect(sourcesAndPackages(report.steps.start?.files ?? []).sources).toContain('schemas/validators.generated.ts');
   });
 
+  it('serves the card and a SendMessage through the Node bridge without naming Request, Headers or Response', () => {
+    // On Node 20 naming one of them loads undici (~16 ms CPU), which a plain JSON request through the bridge's views
+    // and lazy responses never needs (docs/performance.md, "Hot-path tricks", "Fetch classes named on demand").
+    expect(report.steps.nodeBridge?.undici).toBe(nodeHttpLoadsUndici());
+  });
+
   it('loads Zod and the schemas at the first refused request, for the field-named error', () => {
     const { sources, packages } = sourcesAndPackages(report.steps.refusal?.files ?? []);
     expect(packages).toContain('zod');

@@ -90,4 +90,23 @@ describe('prepared requests and responses (the bridge side channel)', () => {
     });
     expect(responseHeaders(plain)).toEqual({ vary: 'x', 'set-cookie': ['a=1', 'b=2'] });
   });
+
+  it('a lazy response answers every member of Response as a real one with the same status and body does', async () => {
+    const response = textResponse('{"ok":true}', { status: 404, headers: { 'content-type': 'application/json' } });
+    const real = new Response('{"ok":true}', { status: 404, headers: { 'content-type': 'application/json' } });
+    expect(response).toBeInstanceOf(Response);
+    expect(Object.prototype.toString.call(response)).toBe('[object Response]');
+    // Every getter of Response (Node 22's `bytes()` and whatever comes next is forwarded to the real response).
+    for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Response.prototype))) {
+      if (!descriptor.get || key === 'headers' || key === 'body') continue;
+      expect({ key, value: response[key as keyof Response] }).toEqual({ key, value: real[key as keyof Response] });
+    }
+    expect(await response.clone().json()).toEqual({ ok: true });
+    expect(() => textResponse('x', { status: 600, headers: {} })).toThrow(RangeError); // as new Response() would
+  });
+
+  it('a lazy response passes through a promise as itself (no then)', async () => {
+    const response = textResponse('x', { status: 200, headers: {} });
+    expect(await Promise.resolve(response)).toBe(response);
+  });
 });

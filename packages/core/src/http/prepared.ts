@@ -8,6 +8,7 @@
 import type { A2AError } from '../errors.js';
 import { nativeClass } from '../native-class.js';
 import type { Disconnect } from '../server/call-context.js';
+import { delegateToReal } from './delegate-to-real.js';
 import { type SseOptions, sseStream } from './sse.js';
 
 interface PreparedRequest {
@@ -40,7 +41,9 @@ const PREPARED = Symbol('a2a.prepared');
 type WithPrepared = Request & { [PREPARED]?: PreparedRequest };
 
 export function prepareRequest(request: Request, prepared: PreparedRequest): Request {
-  (request as WithPrepared)[PREPARED] = prepared;
+  // Defined, not assigned: an assignment looks for a setter up the prototype chain, and the Node bridge's request
+  // view would name `Request` there (node/request-view.ts). Non-enumerable, as the property always was in effect.
+  Object.defineProperty(request, PREPARED, { value: prepared, writable: true, configurable: true });
   return request;
 }
 
@@ -91,165 +94,175 @@ export interface LazyInit {
   headers: Record<string, string>;
 }
 
-// Start-up: naming the global `Response` makes Node 20 load undici (~20 ms CPU), which an Express or Koa app may
-// never need before its first request; so the lazy response classes are defined when the first lazy response is made,
-// on the native Response (`nativeClass`). See docs/performance.md, "Footprint".
-let classes: ReturnType<typeof defineLazyResponses> | undefined;
+/**
+ * The base of the lazy responses, a view that stands for a `Response` (as the Node bridge's request view stands for
+ * a `Request`): status and headers are its own, the headers a record until someone reads `headers` (undici's
+ * `Headers` costs ~2 µs to fill and iterate, more than the rest of a small response; a bridge takes the record
+ * through {@link responseHeaders}), and the body lives beside it until someone reads it. Anything else `Response`
+ * offers is forwarded to the real one made on first use ({@link LazyResponse.full}), and `instanceof Response` holds.
+ * No `Response` is built, nor the class named, for a bridge that writes the record and the text: naming `Response`
+ * makes Node 20 load undici (~16 ms CPU), which an Express or Koa app may never need (docs/performance.md,
+ * "Hot-path tricks").
+ */
+abstract class LazyResponse {
+  readonly #status: number;
+  #record: Record<string, string> | undefined;
+  #headers: Headers | undefined;
+  #full: Response | undefined;
 
-function defineLazyResponses(Base: typeof Response) {
-  /**
-   * The base of the lazy responses: the native Response gets only the status; the headers stay a record until someone
-   * reads `headers` (undici's `Headers` costs ~2 µs to fill and iterate, more than the rest of a small response), and a
-   * bridge takes the record through {@link responseHeaders}. See docs/performance.md, "Hot-path tricks".
-   */
-  abstract class LazyResponse extends Base {
-    #record: Record<string, string> | undefined;
-    #headers: Headers | undefined;
-    #full: Response | undefined;
-
-    constructor(init: LazyInit) {
-      super(null, { status: init.status });
-      for (const name in init.headers) {
-        if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(init.headers[name] as string)) {
-          this.#headers = new Headers(init.headers);
-          return;
-        }
+  constructor(init: LazyInit) {
+    // What `new Response()` would refuse, refused as it would (core only answers with these).
+    if (!(init.status >= 200 && init.status <= 599)) throw new RangeError(`Invalid response status ${init.status}`);
+    this.#status = init.status;
+    for (const name in init.headers) {
+      if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(init.headers[name] as string)) {
+        this.#headers = new Headers(init.headers);
+        return;
       }
-      this.#record = init.headers;
     }
-
-    /** The record while no one has asked for the `Headers` (which may since have been changed). */
-    static recordOf(response: Response): Record<string, string> | undefined {
-      return #record in response && !response.#headers ? response.#record : undefined;
-    }
-
-    static headersOf(response: LazyResponse): Headers {
-      response.#headers ??= new Headers(response.#record);
-      return response.#headers;
-    }
-
-    /** What a plain copy is built with: the record while no `Headers` was made (a host may keep it as it is). */
-    static headersInit(response: LazyResponse): HeadersInit {
-      return response.#headers ?? (response.#record as Record<string, string>);
-    }
-
-    /** The same response with a real body; made once, on first use, by {@link full}. */
-    protected abstract makeFull(): Response;
-
-    full(): Response {
-      this.#full ??= this.makeFull();
-      return this.#full;
-    }
-
-    /** Only once someone made the body: asking does not make it (an SSE body would start its frames). */
-    used(): boolean {
-      return this.#full?.bodyUsed ?? false;
-    }
-
-    override text(): Promise<string> {
-      return this.full().text();
-    }
-    override json(): Promise<unknown> {
-      return this.full().json();
-    }
-    override arrayBuffer(): Promise<ArrayBuffer> {
-      return this.full().arrayBuffer();
-    }
-    override blob(): Promise<Blob> {
-      return this.full().blob();
-    }
-    override formData(): Promise<FormData> {
-      return this.full().formData();
-    }
-    // The native clone() of the empty response underneath would have no body: clone (tee) the real one.
-    override clone(): Response {
-      return this.full().clone();
-    }
-  }
-  // `headers`, `body` and `bodyUsed` are accessors of Response: redefined to read the lazy headers and body.
-  Object.defineProperties(LazyResponse.prototype, {
-    headers: {
-      get(this: LazyResponse) {
-        return LazyResponse.headersOf(this);
-      },
-    },
-    body: {
-      get(this: LazyResponse) {
-        return this.full().body;
-      },
-    },
-    bodyUsed: {
-      get(this: LazyResponse) {
-        return this.used();
-      },
-    },
-  });
-
-  /**
-   * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
-   * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
-   * See docs/performance.md, "Hot-path tricks".
-   */
-  class TextResponse extends LazyResponse {
-    #text: string;
-
-    constructor(text: string, init: LazyInit) {
-      super(init);
-      this.#text = text;
-    }
-
-    static textOf(response: Response): string | undefined {
-      return #text in response ? response.#text : undefined;
-    }
-
-    static plainOf(response: Response): Response | undefined {
-      return #text in response ? response.full() : undefined;
-    }
-
-    protected makeFull(): Response {
-      // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
-      // header record in one call, as the bridge does.
-      return new Response(this.#text, {
-        status: this.status,
-        statusText: this.statusText,
-        headers: LazyResponse.headersInit(this),
-      });
-    }
+    this.#record = init.headers;
   }
 
-  /**
-   * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
-   * {@link responseFrames} writes the frames (strings) itself instead (no Web stream, no re-encoding). Only one of
-   * the two may consume the frames. See docs/performance.md, "Hot-path tricks".
-   */
-  class EventStreamResponse extends LazyResponse {
-    #options: SseOptions;
-    #body: ReadableStream<Uint8Array> | undefined;
-
-    constructor(options: SseOptions, init: LazyInit) {
-      super(init);
-      this.#options = options;
-    }
-
-    static framesOf(response: Response): SseOptions | undefined {
-      return #options in response ? response.#options : undefined;
-    }
-
-    static plainOf(response: Response): Response | undefined {
-      return #options in response ? response.full() : undefined;
-    }
-
-    stream(): ReadableStream<Uint8Array> {
-      this.#body ??= sseStream(this.#options);
-      return this.#body;
-    }
-
-    /** The frames' stream in a real Response: `body`, the readers and `clone()` (a tee) read it. */
-    protected makeFull(): Response {
-      return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
-    }
+  /** The record while no one has asked for the `Headers` (which may since have been changed). */
+  static recordOf(response: Response): Record<string, string> | undefined {
+    return #record in response && !response.#headers ? response.#record : undefined;
   }
-  return { LazyResponse, TextResponse, EventStreamResponse };
+
+  /** What a plain copy is built with: the record while no `Headers` was made (a host may keep it as it is). */
+  static headersInit(response: LazyResponse): HeadersInit {
+    return response.#headers ?? (response.#record as Record<string, string>);
+  }
+
+  get status(): number {
+    return this.#status;
+  }
+  get ok(): boolean {
+    return this.#status >= 200 && this.#status <= 299;
+  }
+  get statusText(): string {
+    return '';
+  }
+  get type(): ResponseType {
+    return 'default';
+  }
+  get url(): string {
+    return '';
+  }
+  get redirected(): boolean {
+    return false;
+  }
+  get headers(): Headers {
+    this.#headers ??= new Headers(this.#record);
+    return this.#headers;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.full().body;
+  }
+  /** Only once someone made the body: asking does not make it (an SSE body would start its frames). */
+  get bodyUsed(): boolean {
+    return this.#full?.bodyUsed ?? false;
+  }
+
+  /** The same response with a real body; made once, on first use, by {@link full}. */
+  protected abstract makeFull(): Response;
+
+  full(): Response {
+    this.#full ??= this.makeFull();
+    return this.#full;
+  }
+
+  /** What the members of `Response` this view does not implement are forwarded to. */
+  real(): Response {
+    return this.full();
+  }
+
+  text(): Promise<string> {
+    return this.full().text();
+  }
+  json(): Promise<unknown> {
+    return this.full().json();
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.full().arrayBuffer();
+  }
+  blob(): Promise<Blob> {
+    return this.full().blob();
+  }
+  formData(): Promise<FormData> {
+    return this.full().formData();
+  }
+  // The real one, teed: a clone must have its own body.
+  clone(): Response {
+    return this.full().clone();
+  }
+}
+// Named members only, as for the request view: Response.prototype's util.inspect hook is not forwarded (inspecting
+// an SSE response would start its frames).
+delegateToReal(LazyResponse, () => nativeClass(Response), new Set(), Object.getOwnPropertyNames);
+
+/**
+ * A Response whose string body becomes a stream only when someone reads it: building a body stream costs more than
+ * the rest of a small response, and a bridge that writes {@link responseText} never needs it.
+ * See docs/performance.md, "Hot-path tricks".
+ */
+class TextResponse extends LazyResponse {
+  #text: string;
+
+  constructor(text: string, init: LazyInit) {
+    super(init);
+    this.#text = text;
+  }
+
+  static textOf(response: Response): string | undefined {
+    return #text in response ? response.#text : undefined;
+  }
+
+  static plainOf(response: Response): Response | undefined {
+    return #text in response ? response.full() : undefined;
+  }
+
+  protected makeFull(): Response {
+    // The global Response of the moment: `@hono/node-server` replaces it with one that writes a string body and a
+    // header record in one call, as the bridge does.
+    return new Response(this.#text, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: LazyResponse.headersInit(this),
+    });
+  }
+}
+
+/**
+ * An SSE Response whose byte stream is built only when someone reads `body`; a bridge that takes
+ * {@link responseFrames} writes the frames (strings) itself instead (no Web stream, no re-encoding). Only one of
+ * the two may consume the frames. See docs/performance.md, "Hot-path tricks".
+ */
+class EventStreamResponse extends LazyResponse {
+  #options: SseOptions;
+  #body: ReadableStream<Uint8Array> | undefined;
+
+  constructor(options: SseOptions, init: LazyInit) {
+    super(init);
+    this.#options = options;
+  }
+
+  static framesOf(response: Response): SseOptions | undefined {
+    return #options in response ? response.#options : undefined;
+  }
+
+  static plainOf(response: Response): Response | undefined {
+    return #options in response ? response.full() : undefined;
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    this.#body ??= sseStream(this.#options);
+    return this.#body;
+  }
+
+  /** The frames' stream in a real Response: `body`, the readers and `clone()` (a tee) read it. */
+  protected makeFull(): Response {
+    return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
 }
 
 /**
@@ -257,7 +270,7 @@ function defineLazyResponses(Base: typeof Response) {
  * record when no one made their `Headers`, else read from `response.headers` (Set-Cookie values kept apart).
  */
 export function responseHeaders(response: Response): Record<string, string | string[]> {
-  const record = classes?.LazyResponse.recordOf(response);
+  const record = LazyResponse.recordOf(response);
   if (record) return record;
   const out: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -271,26 +284,23 @@ export function responseHeaders(response: Response): Record<string, string | str
 /** A Response with a string body whose text stays readable without consuming the body. */
 export function textResponse(text: string | null, init: LazyInit): Response {
   if (text === null) return new Response(null, init);
-  classes ??= defineLazyResponses(nativeClass(Response));
-  return new classes.TextResponse(text, init);
+  return new TextResponse(text, init) as unknown as Response;
 }
 
 /** The body text of a response built by {@link textResponse} (`undefined` for streams and foreign responses). */
-export const responseText = (response: Response): string | undefined => classes?.TextResponse.textOf(response);
+export const responseText = (response: Response): string | undefined => TextResponse.textOf(response);
 
 export function eventStreamResponse(options: SseOptions, init: LazyInit): Response {
-  classes ??= defineLazyResponses(nativeClass(Response));
-  return new classes.EventStreamResponse(options, init);
+  return new EventStreamResponse(options, init) as unknown as Response;
 }
 
 /** The frames of an SSE response from {@link eventStreamResponse}, for a bridge that writes them itself. */
-export const responseFrames = (response: Response): SseOptions | undefined =>
-  classes?.EventStreamResponse.framesOf(response);
+export const responseFrames = (response: Response): SseOptions | undefined => EventStreamResponse.framesOf(response);
 
 /**
  * The same response as a plain `Response` whose body lives in the Response itself. The lazy classes above keep their
- * body beside an empty native one and expose it through overridden accessors, which Node-based hosts read; Bun, Deno
- * and other native hosts read a Response's internal state instead and would send an empty body.
+ * status, headers and body in a view and expose them through accessors, which Node-based hosts read; Bun, Deno and
+ * other native hosts read a Response's internal state instead, which a view has none of.
  */
 export const plainResponse = (response: Response): Response =>
-  (classes && (classes.TextResponse.plainOf(response) ?? classes.EventStreamResponse.plainOf(response))) ?? response;
+  TextResponse.plainOf(response) ?? EventStreamResponse.plainOf(response) ?? response;

@@ -1,5 +1,5 @@
+import { delegateToReal } from '../http/delegate-to-real.js';
 import { nativeClass } from '../native-class.js';
-import { delegateToReal } from './delegate-to-real.js';
 
 /**
  * The request's `Headers` for the Node bridge's fast path, read straight from Node's `rawHeaders`: `get` and `has`
@@ -52,9 +52,9 @@ class NodeHeadersView {
   }
 }
 
-// Done with the first view, not at start-up: naming `Headers` makes Node 20 load undici (docs/performance.md,
-// "Footprint").
-let delegated = false;
+// The class is named when someone reaches past the view (`forEach`, `set`, ...), not before: naming `Headers` makes
+// Node 20 load undici (docs/performance.md, "Hot-path tricks").
+delegateToReal(NodeHeadersView, () => nativeClass(Headers), new Set());
 
 const isHttpWhitespace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
@@ -79,9 +79,5 @@ export function headersFromRaw(raw: readonly string[]): Headers {
 
 /** A headers view over Node's `rawHeaders` (see {@link NodeHeadersView}), typed as the `Headers` it stands for. */
 export function headersView(rawHeaders: readonly string[]): Headers {
-  if (!delegated) {
-    delegateToReal(NodeHeadersView, nativeClass(Headers), new Set(['constructor', 'get', 'has']));
-    delegated = true;
-  }
   return new NodeHeadersView(rawHeaders) as unknown as Headers;
 }

@@ -1,5 +1,5 @@
+import { delegateToReal } from '../http/delegate-to-real.js';
 import { nativeClass } from '../native-class.js';
-import { delegateToReal } from './delegate-to-real.js';
 
 /**
  * A `Request` for the Node bridge's fast path that costs what the handler reads: `method`, `url` and `headers` are
@@ -57,18 +57,17 @@ class NodeRequestView {
   }
 }
 
-// Done with the first view, not at start-up: naming `Request` makes Node 20 load undici (docs/performance.md,
-// "Footprint"). Named members only: Request.prototype's symbols (its util.inspect hook) are not forwarded.
-let delegated = false;
-function delegate(): void {
-  const native = nativeClass(Request);
-  const own = new Set(['constructor', 'method', 'url', 'headers', 'signal']);
-  delegateToReal(NodeRequestView, native, own, Object.getOwnPropertyNames(native.prototype));
-  delegated = true;
-}
+// The class is named when someone reaches past the view, not before: naming `Request` makes Node 20 load undici
+// (docs/performance.md, "Hot-path tricks"). Named members only: Request.prototype's symbols (its util.inspect hook)
+// are not forwarded.
+delegateToReal(
+  NodeRequestView,
+  () => nativeClass(Request),
+  new Set(['method', 'url', 'headers']),
+  Object.getOwnPropertyNames,
+);
 
 /** A request view (see {@link NodeRequestView}), typed as the `Request` it stands for. */
 export function requestView(parts: RequestViewParts): Request {
-  if (!delegated) delegate();
   return new NodeRequestView(parts) as unknown as Request;
 }
