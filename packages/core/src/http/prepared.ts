@@ -37,13 +37,12 @@ interface PreparedRequest {
 // promotes it) until a full GC finds its key dead, so per-request entries (a closure over Node's req/res) turned
 // every request into old-space garbage. A symbol key stays out of JSON, Object.keys and for-in.
 // See docs/performance.md, "Hot-path tricks".
-const PREPARED = Symbol('a2a.prepared');
+// Exported for the Node bridge's request view, which has the slot from the start (node/request-view.ts).
+export const PREPARED = Symbol('a2a.prepared');
 type WithPrepared = Request & { [PREPARED]?: PreparedRequest };
 
 export function prepareRequest(request: Request, prepared: PreparedRequest): Request {
-  // Defined, not assigned: an assignment looks for a setter up the prototype chain, and the Node bridge's request
-  // view would name `Request` there (node/request-view.ts). Non-enumerable, as the property always was in effect.
-  Object.defineProperty(request, PREPARED, { value: prepared, writable: true, configurable: true });
+  (request as WithPrepared)[PREPARED] = prepared;
   return request;
 }
 

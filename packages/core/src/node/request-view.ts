@@ -1,4 +1,5 @@
 import { delegateToReal } from '../http/delegate-to-real.js';
+import { PREPARED } from '../http/prepared.js';
 import { nativeClass } from '../native-class.js';
 
 /**
@@ -23,6 +24,9 @@ class NodeRequestView {
   readonly method: string;
   readonly url: string;
   readonly headers: Headers;
+  // The side channel's slot (http/prepared.ts), the view's own from the start: `prepareRequest`'s assignment would
+  // otherwise look for a setter up the prototype chain and name `Request` there (http/delegate-to-real.ts).
+  [PREPARED]: unknown = undefined;
   readonly #parts: RequestViewParts;
   #real: Request | undefined;
 
