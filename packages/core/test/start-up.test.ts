@@ -29,15 +29,23 @@ const ON_DEMAND = {
   dialects: ['compat/dialects/make-dialects.ts', 'compat/dialects/sessions.ts', 'compat/dialects/paraphrase.ts'],
   signing: ['card/card-signing.ts', 'card/canonical-card.ts'],
 };
-/** Packages that load at first use only: signing (jose, canonicalize) and OpenTelemetry (at the first handler). */
+/**
+ * Packages that load at first use only: signing (jose, canonicalize), OpenTelemetry (at the first handler) and the
+ * push SSRF guard's address parser (ipaddr.js, with the first push sender).
+ */
 // Zod, too, loads at first use only: the first refused request (for its field-named error) or `@a2a/core/schemas`.
-const LAZY_PACKAGES = ['jose', 'canonicalize', '@opentelemetry/api'];
+const LAZY_PACKAGES = ['jose', 'canonicalize', '@opentelemetry/api', 'ipaddr.js'];
 
 // The child: imports both entries, then uses one thing at a time, reporting what was loaded after each step.
 const CHILD = `
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 const steps = {};
-const loaded = () => readFileSync(process.env.A2A_LOAD_LOG, 'utf8').split('\\n').filter(Boolean);
+// What the ESM loader loaded (the hook's log), and what require() did (ipaddr.js loads that way).
+const requireCache = createRequire(import.meta.url).cache;
+const loaded = () => [...readFileSync(process.env.A2A_LOAD_LOG, 'utf8').split('\\n').filter(Boolean),
+  ...Object.keys(requireCache).map((file) => pathToFileURL(file).href)];
 const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
 const step = (name) => { steps[name] = { files: loaded(), undici: undici() }; };
 const core = await import('@a2a/core');
@@ -93,6 +101,8 @@ step('dialects');
 const key = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
 await core.signAgentCard(agentCard, [{ kid: 'k', privateKey: key.privateKey }]);
 step('signing');
+node.createNodePushSender();
+step('pushSender');
 const internal = await import('@a2a/core/internal');
 const sameClass = internal.toA2AError(new core.A2AError('Internal', 'x')) instanceof core.A2AError;
 // A refused card still throws at setup, synchronously, with Zod's field names (loaded then, synchronously).
@@ -223,6 +233,14 @@ describe('start-up of the built package', () => {
   it.each(Object.keys(ON_DEMAND))('loads %s at its first use', (use) => {
     const { sources } = sourcesAndPackages(report.steps[use]?.files ?? []);
     for (const m of ON_DEMAND[use as keyof typeof ON_DEMAND]) expect(sources).toContain(m);
+  });
+
+  it('loads ipaddr.js with the first push sender, for its SSRF guard, and not before', () => {
+    for (const use of ['start', 'handler', 'nodeBridge', 'v1', 'signing']) {
+      const { packages } = sourcesAndPackages(report.steps[use]?.files ?? []);
+      expect({ use, ipaddr: packages.has('ipaddr.js') }).toEqual({ use, ipaddr: false });
+    }
+    expect(sourcesAndPackages(report.steps.pushSender?.files ?? []).packages).toContain('ipaddr.js');
   });
 
   it('loads jose and canonicalize with the first signature', () => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import ipaddr from 'ipaddr.js';
+import { type IpAddrModule, ipAddrNow } from '../push/ipaddr-now.js';
 import { PushSender, type PushSenderOptions } from '../push/push-sender.js';
 import { type HostResolver, PushUrlGuard } from '../push/ssrf-guard.js';
 
@@ -47,11 +47,12 @@ export function createGuardedFetch(
     );
   };
 
-  return (input, init) =>
-    new Promise<Response>((resolve, reject) => {
+  return async (input, init) => {
+    await guard.ready();
+    return new Promise<Response>((resolve, reject) => {
       const url = new URL(input);
       const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (ipaddr.isValid(host)) {
+      if ((ipAddrNow() as IpAddrModule).isValid(host)) {
         try {
           guard.assertAddress(host, host);
         } catch (blocked) {
@@ -95,6 +96,7 @@ export function createGuardedFetch(
       });
       request.end(body ?? undefined);
     });
+  };
 }
 
 /**

@@ -30,7 +30,10 @@ export async function attemptPush(
   let headers: Headers;
   try {
     // Checked again at send time: configs may come from a store another process wrote.
-    ctx.guard?.checkUrl(config.url);
+    if (ctx.guard) {
+      await ctx.guard.ready();
+      ctx.guard.checkUrl(config.url);
+    }
     headers = await notificationHeaders(config, notification, ctx.signing);
   } catch (error) {
     return { kind: 'disable', reason: errorMessage(error) };
