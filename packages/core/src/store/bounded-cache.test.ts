@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BoundedCache } from './bounded-cache.js';
 
@@ -43,5 +44,52 @@ describe('BoundedCache', () => {
     expect(cache.get('long')).toBe(2);
     expect(cache.get('forever')).toBe(3);
     expect(cache.size).toBe(2);
+  });
+
+  it('keeps and evicts exactly what a plain least-recently-used list does, over any sequence of operations', () => {
+    // The model: an array, most recent last; a read or a store moves the key to the end, a new key past max drops
+    // the first. The cache keeps its order in a Map and evicts through one long-lived iterator: this checks both.
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), key: fc.nat(6), value: fc.nat(3) }),
+      fc.record({ kind: fc.constant('get' as const), key: fc.nat(6) }),
+      fc.record({ kind: fc.constant('delete' as const), key: fc.nat(6) }),
+      fc.record({ kind: fc.constant('has' as const), key: fc.nat(6) }),
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(op, { minLength: 20, maxLength: 200, size: 'max' }),
+        (max, ops) => {
+          const removed: string[] = [];
+          const cache = new BoundedCache<number, number>({ max, onRemove: (v, k) => removed.push(`${k}=${v}`) });
+          const model: [number, number][] = [];
+          const expectedRemoved: string[] = [];
+          const at = (key: number) => model.findIndex(([k]) => k === key);
+          for (const o of ops) {
+            const i = at(o.key);
+            if (o.kind === 'set') {
+              if (i >= 0) {
+                const [entry] = model.splice(i, 1) as [[number, number]];
+                if (entry[1] !== o.value) expectedRemoved.push(`${o.key}=${entry[1]}`);
+              } else if (model.length === max) {
+                const [k, v] = model.shift() as [number, number];
+                expectedRemoved.push(`${k}=${v}`);
+              }
+              model.push([o.key, o.value]);
+              cache.set(o.key, o.value);
+            } else if (o.kind === 'get') {
+              if (i >= 0) model.push(...model.splice(i, 1));
+              expect(cache.get(o.key)).toBe(i >= 0 ? model[model.length - 1]?.[1] : undefined);
+            } else if (o.kind === 'delete') {
+              if (i >= 0) expectedRemoved.push(`${o.key}=${model.splice(i, 1)[0]?.[1]}`);
+              expect(cache.delete(o.key)).toBe(i >= 0);
+            } else expect(cache.has(o.key)).toBe(i >= 0);
+            expect(cache.size).toBe(model.length);
+          }
+          expect(removed).toEqual(expectedRemoved);
+        },
+      ),
+      { seed: 39, numRuns: 500 },
+    );
   });
 });
