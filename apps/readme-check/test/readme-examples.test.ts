@@ -158,44 +158,52 @@ describe('README examples', () => {
     // A program with @a2a/grpc serves gRPC (its own HTTP/2 listener): driven with the official client's gRPC transport.
     const grpc = program.files.some((f) => /from '@a2a\/grpc'/.test(f.code));
     const title = `${variant.name}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk${grpc ? ' over gRPC' : ''}`;
-    it.concurrent(title, async ({ skip }) => {
-      const compiled = await prepared.get(variant.name);
-      if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
-      // Compiled either way; without a test database (outside CI: db.ts fails under CI) it is not run.
-      if (database && !hasDatabase) return skip('no A2A_TEST_DATABASE_URL (scripts/start-postgres.sh prints one)');
-      const db = database ? await createTestDatabase() : undefined;
-      const env = db ? { A2A_DATABASE_URL: db.url } : {};
-      const entry = join(work, variant.dir, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
-      const running = await start(entry, program, env, grpc ? 'grpc' : 'http').catch(async (err) => {
-        await db?.drop();
-        throw err;
-      });
-      try {
-        const drive = grpc ? driveLetterWriterOverGrpc(running.origin, running.address) : driveLetterWriter(running.origin);
-        const steps = await drive.catch((err: Error) => {
-          throw new Error(`${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`);
+    it.concurrent(
+      title,
+      async ({ skip }) => {
+        const compiled = await prepared.get(variant.name);
+        if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
+        // Compiled either way; without a test database (outside CI: db.ts fails under CI) it is not run.
+        if (database && !hasDatabase) return skip('no A2A_TEST_DATABASE_URL (scripts/start-postgres.sh prints one)');
+        const db = database ? await createTestDatabase() : undefined;
+        const env = db ? { A2A_DATABASE_URL: db.url } : {};
+        const entry = join(work, variant.dir, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
+        const running = await start(entry, program, env, grpc ? 'grpc' : 'http').catch(async (err) => {
+          await db?.drop();
+          throw err;
         });
-        // card, send, stream, get, list, cancel over JSON-RPC and HTTP+JSON, or over gRPC (the card read over HTTP).
-        expect(steps).toHaveLength(grpc ? 6 : 12);
-        // The tasks are in the database, not in an in-memory store: send, stream and cancel over both transports.
-        if (db) expect(await countTasks(db.url), `a2a_tasks rows in ${db.url}`).toBe(6);
-        // The client examples meant for this project, each pointed at this server.
-        for (const client of clients.filter((c) => clientIn(c.entry, variant))) {
-          const file = join(work, variant.dir, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
-          await runClient(file, client, running);
+        try {
+          const drive = grpc
+            ? driveLetterWriterOverGrpc(running.origin, running.address)
+            : driveLetterWriter(running.origin);
+          const steps = await drive.catch((err: Error) => {
+            throw new Error(
+              `${describeBlock(program.entry)} runs but fails the client: ${err.message}${running.log()}`,
+            );
+          });
+          // card, send, stream, get, list, cancel over JSON-RPC and HTTP+JSON, or over gRPC (the card read over HTTP).
+          expect(steps).toHaveLength(grpc ? 6 : 12);
+          // The tasks are in the database, not in an in-memory store: send, stream and cancel over both transports.
+          if (db) expect(await countTasks(db.url), `a2a_tasks rows in ${db.url}`).toBe(6);
+          // The client examples meant for this project, each pointed at this server.
+          for (const client of clients.filter((c) => clientIn(c.entry, variant))) {
+            const file = join(work, variant.dir, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
+            await runClient(file, client, running);
+          }
+        } finally {
+          await running.stop();
+          await db?.drop();
         }
-      } finally {
-        await running.stop();
-        await db?.drop();
-      }
-      // The gRPC example closes its server and handler on SIGTERM: the process then ends by itself, exit code 0.
-      if (grpc) {
-        expect(
-          running.exit(),
-          `${describeBlock(program.entry)}: exit code 0 on SIGTERM (its handler closes the server)${running.log()}`,
-        ).toBe('0');
-      }
-    }, testBudgetMs);
+        // The gRPC example closes its server and handler on SIGTERM: the process then ends by itself, exit code 0.
+        if (grpc) {
+          expect(
+            running.exit(),
+            `${describeBlock(program.entry)}: exit code 0 on SIGTERM (its handler closes the server)${running.log()}`,
+          ).toBe('0');
+        }
+      },
+      testBudgetMs,
+    );
   }
 });
 

@@ -61,53 +61,57 @@ const senders: Record<string, (hooks: Parameters<typeof createPushSender>[0]) =>
 
 describe('push attempt timeout under garbage collection', () => {
   for (const [name, make] of Object.entries(senders)) {
-    it(`${name}: a webhook that never answers times out, and the config's next event is delivered`, async () => {
-      const webhook = await hungWebhook();
-      const failures: DeliveryFailure[] = [];
-      const delivered: DeliverySuccess[] = [];
-      const sender = make({
-        ssrf: { allow: ['127.0.0.1'] },
-        timeoutMs: 300,
-        retry: { maxAttempts: 1, failingAttempts: 1 },
-        onDeliveryFailure: (f) => failures.push(f),
-        onDelivered: (s) => delivered.push(s),
-      });
-      closers.push(() => sender.close());
-      let release!: () => void;
-      const released = new Promise<void>((r) => {
-        release = r;
-      });
-      const executor = {
-        async execute(ctx: { submit(): Promise<void>; working(): Promise<void>; complete(): Promise<void> }) {
-          await ctx.submit();
-          void (async () => {
-            await ctx.working();
-            await released;
-            await ctx.complete();
-          })();
-        },
-      };
-      const server = await startServer({ agentCard: card, executor: executor as never, pushNotifications: sender });
-      closers.push(server.close);
-      const answer = await server.rpc('SendMessage', {
-        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
-        configuration: { returnImmediately: true, taskPushNotificationConfig: { id: 'c', url: webhook.url } },
-      });
-      const taskId = answer.body.result.task.id as string;
+    it(
+      `${name}: a webhook that never answers times out, and the config's next event is delivered`,
+      async () => {
+        const webhook = await hungWebhook();
+        const failures: DeliveryFailure[] = [];
+        const delivered: DeliverySuccess[] = [];
+        const sender = make({
+          ssrf: { allow: ['127.0.0.1'] },
+          timeoutMs: 300,
+          retry: { maxAttempts: 1, failingAttempts: 1 },
+          onDeliveryFailure: (f) => failures.push(f),
+          onDelivered: (s) => delivered.push(s),
+        });
+        closers.push(() => sender.close());
+        let release!: () => void;
+        const released = new Promise<void>((r) => {
+          release = r;
+        });
+        const executor = {
+          async execute(ctx: { submit(): Promise<void>; working(): Promise<void>; complete(): Promise<void> }) {
+            await ctx.submit();
+            void (async () => {
+              await ctx.working();
+              await released;
+              await ctx.complete();
+            })();
+          },
+        };
+        const server = await startServer({ agentCard: card, executor: executor as never, pushNotifications: sender });
+        closers.push(server.close);
+        const answer = await server.rpc('SendMessage', {
+          message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+          configuration: { returnImmediately: true, taskPushNotificationConfig: { id: 'c', url: webhook.url } },
+        });
+        const taskId = answer.body.result.task.id as string;
 
-      // The WORKING event's attempt hangs; its timeout must fire however often the heap is collected.
-      await underGcPressure(() => failures.length > 0, LIVENESS_MS);
-      expect(webhook.state.requests).toBeGreaterThan(0);
-      expect(failures).toEqual([
-        expect.objectContaining({ taskId, configId: 'c', health: 'failing', reason: 'timed out after 300 ms' }),
-      ]);
+        // The WORKING event's attempt hangs; its timeout must fire however often the heap is collected.
+        await underGcPressure(() => failures.length > 0, LIVENESS_MS);
+        expect(webhook.state.requests).toBeGreaterThan(0);
+        expect(failures).toEqual([
+          expect.objectContaining({ taskId, configId: 'c', health: 'failing', reason: 'timed out after 300 ms' }),
+        ]);
 
-      // The queue is free again: the next event of the same config goes out.
-      webhook.state.hang = false;
-      release();
-      await underGcPressure(() => delivered.length > 0, LIVENESS_MS);
-      expect(delivered).toEqual([expect.objectContaining({ taskId, configId: 'c', status: 200 })]);
-      expect(delivered[0]?.seq).toBeGreaterThan(failures[0]?.seq ?? Number.POSITIVE_INFINITY);
-    }, 3 * LIVENESS_MS);
+        // The queue is free again: the next event of the same config goes out.
+        webhook.state.hang = false;
+        release();
+        await underGcPressure(() => delivered.length > 0, LIVENESS_MS);
+        expect(delivered).toEqual([expect.objectContaining({ taskId, configId: 'c', status: 200 })]);
+        expect(delivered[0]?.seq).toBeGreaterThan(failures[0]?.seq ?? Number.POSITIVE_INFINITY);
+      },
+      3 * LIVENESS_MS,
+    );
   }
 });

@@ -155,7 +155,9 @@ describe('a2a.fetch and a2a.handle given something other than a Fetch Request', 
   ] as const)('%s(%j) throws naming the fix', (method, given, named) => {
     const a2a = createA2AHandler({ agentCard: quietCard, executor });
     expect(() => a2a[method](given as never)).toThrow(
-      new RegExp(`^a2a\\.${method}\\(\\) takes a Fetch Request and was given ${named} .*app\\.use\\(a2aExpress\\(a2a\\)\\)`),
+      new RegExp(
+        `^a2a\\.${method}\\(\\) takes a Fetch Request and was given ${named} .*app\\.use\\(a2aExpress\\(a2a\\)\\)`,
+      ),
     );
   });
 });

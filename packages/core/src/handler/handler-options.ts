@@ -2,8 +2,8 @@ import type { CardSigningOptions, CardVariant } from '../card/versioned-card-rou
 import type { DialectName } from '../compat/dialects/dialect.js';
 import type { V03RestStreamFrames } from '../compat/v03-rest.js';
 import type { HealthOptions } from '../http/health.js';
-import { unknownOptions } from '../http/unknown-options.js';
 import type { A2ARequestContext } from '../http/mountable-handler.js';
+import { unknownOptions } from '../http/unknown-options.js';
 import type { A2ARequestHandler } from '../server/request-handler.js';
 import type { RequestHandlerOptions } from '../server/request-handler-options.js';
 
