@@ -70,26 +70,32 @@ export class ExecutionRegistry {
     };
     execution.onAbort = release;
     void execution.settled
-      .then(async () => {
-        // Its own last event left the task finished or waiting for the client: no read needed.
+      .then(() => {
+        // Its own last event left the task finished or waiting for the client: no read needed (and no async frame:
+        // the common case settles here, docs/performance.md "Hot-path tricks").
         const last = execution.lastState;
         if (last && (isTerminal(last) || isInterrupted(last))) return release();
-        // Read through a store outage, for up to `storeRetryMs`.
-        const stored = execution.stored
-          ? await retryWhileUnavailable(this.options.storeRetryMs, () => this.options.store.get(taskId))
-          : undefined;
-        const state = stored?.task.status.state;
-        if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
-        // Background work goes on after execute() returned: release when the task finishes.
-        for await (const record of this.options.store.subscribe(taskId, stored.version, execution.signal)) {
-          if (endsTurn(record)) break;
-        }
-        release();
+        return this.#releaseWhenDone(execution, release);
       })
       .catch((error) => {
         log.error(error, { taskId });
         release();
       });
+  }
+
+  /** After `execute()` returned with the task still running (background work): release when the task finishes. */
+  async #releaseWhenDone(execution: Execution, release: () => void): Promise<void> {
+    const { taskId } = execution;
+    // Read through a store outage, for up to `storeRetryMs`.
+    const stored = execution.stored
+      ? await retryWhileUnavailable(this.options.storeRetryMs, () => this.options.store.get(taskId))
+      : undefined;
+    const state = stored?.task.status.state;
+    if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
+    for await (const record of this.options.store.subscribe(taskId, stored.version, execution.signal)) {
+      if (endsTurn(record)) break;
+    }
+    release();
   }
 
   /** An open client stream, ended by {@link close} (at once when close() ran while the call was starting). */
