@@ -120,7 +120,8 @@ export class A2ARequestHandler {
   }
 
   async sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
-    const { execution } = await this.start(request, call, false);
+    const started = this.start(request, call, false);
+    const { execution } = started instanceof Promise ? await started : started;
     const first = await execution.first;
     if ('message' in first) return { message: first.message };
     const historyLength = request.configuration?.historyLength;
@@ -138,7 +139,8 @@ export class A2ARequestHandler {
   sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
     return new CallStream(async () => {
       this.requireStreaming();
-      const { execution, subscription } = await this.start(request, call, true);
+      const started = this.start(request, call, true);
+      const { execution, subscription } = started instanceof Promise ? await started : started;
       this.running.follow(subscription);
       try {
         const first = await execution.first;
@@ -328,8 +330,11 @@ export class A2ARequestHandler {
   /**
    * Validates the message against the task, stores what it must, and starts the executor. `follow`: also subscribe to
    * the task's events from where this message enters (streams); a blocking call waits on the execution instead.
+   * A new task without a push config or `returnImmediately` (nearly every message) awaits nothing before its executor
+   * starts, so it is started synchronously, without an async frame (~1.7 KB per request; docs/performance.md,
+   * "Hot-path tricks").
    */
-  private async start(request: SendMessageRequest, call: CallContext, follow: boolean) {
+  private start(request: SendMessageRequest, call: CallContext, follow: boolean): Started | Promise<Started> {
     const { message, configuration } = request;
     if (this.running.closing) throw shuttingDown();
     this.checkRequiredExtensions(call);
@@ -338,12 +343,25 @@ export class A2ARequestHandler {
         { field: 'message.role', description: 'must be ROLE_USER' },
       ]);
     this.checkInputModes(message.parts);
+    if (message.taskId || configuration?.taskPushNotificationConfig || configuration?.returnImmediately) {
+      return this.startAfterWrites(request, call, follow);
+    }
+    const taskId = newId();
+    const contextId = message.contextId ?? newId();
+    const subscription = new LazySubscription();
+    const userMessage = storedUserMessage(message, taskId, contextId);
+    const execution = this.execution(request, call, follow, subscription, taskId, contextId, userMessage);
+    return this.run(execution, subscription);
+  }
+
+  /** {@link start} for a message to an existing task, with a push config or `returnImmediately`. */
+  private async startAfterWrites(request: SendMessageRequest, call: CallContext, follow: boolean): Promise<Started> {
+    const { message, configuration } = request;
     const pushInput = configuration?.taskPushNotificationConfig;
     if (pushInput) {
       this.requirePush();
       await this.validatePushUrl?.(pushInput.url);
     }
-    const owner = ownerOf(call);
     let existing: StoredTask | undefined;
     if (message.taskId) {
       existing = await this.load(message.taskId, call);
@@ -378,11 +396,37 @@ export class A2ARequestHandler {
         version: record.seq,
       };
     }
-    const execution = new Execution({
+    const execution = this.execution(
+      request,
+      call,
+      follow,
+      subscription,
+      taskId,
+      contextId,
+      userMessage,
+      existing,
+      pushConfig,
+    );
+    if (configuration?.returnImmediately) await execution.submit();
+    return this.run(execution, subscription);
+  }
+
+  private execution(
+    request: SendMessageRequest,
+    call: CallContext,
+    follow: boolean,
+    subscription: LazySubscription,
+    taskId: string,
+    contextId: string,
+    userMessage: Message,
+    existing?: StoredTask,
+    pushConfig?: TaskPushNotificationConfig,
+  ): Execution {
+    return new Execution({
       executor: this.executor,
       store: this.store,
       pushStore: this.pushStore,
-      owner,
+      owner: ownerOf(call),
       taskId,
       contextId,
       message: userMessage,
@@ -391,7 +435,7 @@ export class A2ARequestHandler {
       tenant: call.tenant,
       extensions: call.extensions ?? [],
       metadata: request.metadata,
-      configuration,
+      configuration: request.configuration,
       state: call.state,
       protocolVersion: call.protocolVersion,
       pushConfig,
@@ -404,7 +448,9 @@ export class A2ARequestHandler {
       },
       storeRetryMs: this.storeRetryMs,
     });
-    if (configuration?.returnImmediately) await execution.submit();
+  }
+
+  private run(execution: Execution, subscription: LazySubscription): Started {
     execution.start();
     this.running.track(execution);
     return { execution, subscription };
@@ -499,6 +545,8 @@ export class A2ARequestHandler {
   }
 
   private checkRequiredExtensions(call: CallContext): void {
+    // (Nothing per request when the card requires none: a Set and an iterator less.)
+    if (!this.capabilities.extensions?.some((extension) => extension.required)) return;
     const active = new Set(call.extensions ?? []);
     for (const extension of this.capabilities.extensions ?? []) {
       if (extension.required && !active.has(extension.uri)) {
@@ -508,6 +556,12 @@ export class A2ARequestHandler {
       }
     }
   }
+}
+
+/** A started execution, and the subscription a stream follows it with. */
+interface Started {
+  execution: Execution;
+  subscription: LazySubscription;
 }
 
 const shuttingDown = () => new A2AError('Unavailable', 'The server is shutting down; retry on another instance');

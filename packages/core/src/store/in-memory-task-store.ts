@@ -107,6 +107,16 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return entry && { task: copyTask(entry.task), version: entry.version };
   }
 
+  /**
+   * The task at exactly `version`, read synchronously: a blocking SendMessage answers with the version its execution
+   * just wrote without one more `await` (docs/performance.md, "Hot-path tricks"). The stored object itself, not a
+   * copy: the engine copies it at once (`viewTask`) into its answer; a caller must not change it or keep it.
+   */
+  peek(taskId: string, version: number): StoredTask | undefined {
+    const entry = this.tasks.get(taskId);
+    return entry?.version === version ? { task: entry.task, version } : undefined;
+  }
+
   async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
     const entry = this.tasks.get(taskId);
     if (!entry) throw new Error(`Task ${taskId} does not exist`);

@@ -102,8 +102,10 @@ export interface TaskStore {
    */
   createWith?(task: Task, owner: TaskOwner, event: TaskEvent): Promise<{ stored: StoredTask; record: TaskEventRecord }>;
   /**
-   * Optional, for remote stores: the task at exactly `version` when this process wrote that version and still holds
-   * it, else `undefined` (the caller reads it with `get`). Saves the read after a write this process made.
+   * Optional: the task at exactly `version` when this process wrote that version and still holds it, else `undefined`
+   * (the caller reads it with `get`). Saves the read after a write this process made (a remote store's round trip,
+   * the in-memory store's copy and `await`). The engine copies the task at once and keeps nothing, so a store may hand
+   * out its own object.
    */
   peek?(taskId: string, version: number): StoredTask | undefined;
 }
