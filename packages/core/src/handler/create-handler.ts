@@ -204,8 +204,15 @@ class HandlerRuntime {
     return response && !isPrepared(request) ? plainResponse(response) : response;
   }
 
-  /** Places the request (`locate`), matches it (`matchRoute`) and answers the match. */
-  private async route(request: Request, handleOptions: HandleOptions = {}): Promise<Response | undefined> {
+  /**
+   * Places the request (`locate`), matches it (`matchRoute`) and answers the match. An operation (every A2A call)
+   * goes straight to {@link operation}, without an async frame of its own (docs/performance.md, "Hot-path tricks");
+   * other matches are answered by {@link answer}.
+   */
+  private route(
+    request: Request,
+    handleOptions: HandleOptions = {},
+  ): Promise<Response | undefined> | Response | undefined {
     const { table, lazy } = this;
     const url = parseRequestUrl(request.url);
     const method = request.method;
@@ -219,8 +226,26 @@ class HandlerRuntime {
     // Written out, not spread: see `serve` below.
     const { path, prefix, atRoot } = located;
     const routeRequest = { path, prefix, atRoot, method, version, skipJwks: false };
-    for (;;) {
-      const match = matchRoute(table, lazy.wires, routeRequest);
+    const match = matchRoute(table, lazy.wires, routeRequest);
+    if (match.kind === 'operation') {
+      return this.operation(request, url, handleOptions, { route: match.route, version, baseUrl, refused });
+    }
+    return this.answer(request, url, handleOptions, routeRequest, baseUrl, refused, match);
+  }
+
+  /** The route's answer to `first` and the matches after it (a wire loaded, no JWKS to serve). */
+  private async answer(
+    request: Request,
+    url: RequestUrl,
+    handleOptions: HandleOptions,
+    routeRequest: Parameters<typeof matchRoute>[2],
+    baseUrl: string,
+    refused: ReturnType<typeof preparedRefusal>,
+    first: ReturnType<typeof matchRoute>,
+  ): Promise<Response | undefined> {
+    const { table, lazy } = this;
+    const { method, version } = routeRequest;
+    for (let match = first; ; match = matchRoute(table, lazy.wires, routeRequest)) {
       switch (match.kind) {
         case 'none':
           return undefined;
@@ -249,18 +274,21 @@ class HandlerRuntime {
           continue;
         }
         case 'operation':
-          return this.operation(request, url, handleOptions, { route: match.route, version, baseUrl, refused });
+          // Awaited, not returned: an async function that returns a promise adopts it through two more jobs and
+          // promises (docs/performance.md, "Hot-path tricks").
+          return await this.operation(request, url, handleOptions, { route: match.route, version, baseUrl, refused });
       }
     }
   }
 
   /** An A2A operation's route: refused, or served inside the request's telemetry. */
-  private async operation(
+  private operation(
     request: Request,
     url: RequestUrl,
     handleOptions: HandleOptions,
     matched: Matched,
   ): Promise<Response> {
+    // Not async: the untraced request is `serve`'s own promise, no frame of its own.
     const { route } = matched;
     if (matched.refused) return this.fail(request, route, matched.refused);
     const telemetry = startRequestTelemetry({
@@ -273,21 +301,30 @@ class HandlerRuntime {
       origin: url.origin,
     });
     if (!telemetry) return this.serve(request, url, handleOptions, undefined, matched);
-    const response = await telemetry.run(() => this.serve(request, url, handleOptions, telemetry, matched));
+    return this.traced(telemetry, () => this.serve(request, url, handleOptions, telemetry, matched));
+  }
+
+  private async traced(telemetry: RequestTelemetry, serve: () => Promise<Response>): Promise<Response> {
+    const response = await telemetry.run(serve);
     telemetry.finish(response);
     return response;
   }
 
-  /** One A2A operation on a matched route, answered (errors included) by its wire's binding. */
-  private async serve(
+  /**
+   * One A2A operation on a matched route, answered (errors included) by its wire's binding. Not an async function:
+   * its checks and the call's set-up are synchronous, and an async frame this size (its registers) cost ~1.8 KB per
+   * request; the binding's promise is handed on (docs/performance.md, "Hot-path tricks").
+   */
+  private serve(
     request: Request,
     url: RequestUrl,
     handleOptions: HandleOptions,
     telemetry: RequestTelemetry | undefined,
-    { route, version, baseUrl }: Matched,
+    matched: Matched,
   ): Promise<Response> {
-    const { engine, onError } = this;
+    let served: Promise<Response>;
     try {
+      const { route, version } = matched;
       // Dialects and the v0.2 card have no A2A-Version of their own to check.
       if (route.wire !== 'dialect') {
         checkServedVersion(
@@ -301,57 +338,95 @@ class HandlerRuntime {
       }
       // The adapter's caller (the framework's auth) wins; the handler's own hook fills what it left out.
       const given = handleOptions.context ?? {};
-      const hooked = this.contextHook && !given.user ? await this.contextHook(request) : undefined;
-      const context: A2ARequestContext = {
-        user: given.user ?? hooked?.user,
-        tenant: given.tenant ?? hooked?.tenant,
-        state: given.state ?? hooked?.state,
-      };
-      authorize(engine.agentCard, context.user);
-
-      const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
-      const activated = requested.filter((uri) => this.declaredExtensions.has(uri));
-      // Read when the response is built: until then the executor may change the set (ctx.activateExtension).
-      const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
-      const call = new RequestCall(
-        {
-          user: context.user,
-          tenant: context.tenant,
-          extensions: activated,
-          lastEventId: request.headers.get('last-event-id') ?? undefined,
-          state: context.state,
-        },
-        requestDisconnect(request), // the Node bridge's request view makes its signal on first read
-        headers,
-      );
-      const env: OperationEnv = { handler: engine, call, publishCard: this.publishCard(baseUrl), telemetry };
-      // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
-      const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = this.settings;
-      const { lazy, versionRouter } = this;
-      const versions = lazy.dialectRpc
-        ? chainJsonRpcRouters([lazy.dialectRpc, versionRouter?.(version)])
-        : versionRouter?.(version);
-      const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
-      switch (route.wire) {
-        case 'jsonrpc':
-          return await serveJsonRpc(request, env, routeSettings);
-        case 'rest':
-          return await serveRest(request, url, route.match, env, routeSettings);
-        case 'v03-rest':
-          return await route.server.serve(request, url, route.match, env, routeSettings);
-        case 'dialect':
-          return await route.route.serve(request, url, env, routeSettings);
-      }
+      served =
+        this.contextHook && !given.user
+          ? this.serveHooked(request, url, given, telemetry, matched)
+          : this.dispatch(request, url, given, undefined, telemetry, matched);
     } catch (error) {
-      telemetry?.fail(error);
-      if (!isA2AError(error)) {
-        onError(error);
-        return this.fail(request, route, new A2AError('Internal', 'Internal error'));
-      }
-      const headers: HeaderInit =
-        error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(engine.agentCard) } : {};
-      return this.fail(request, route, error, headers);
+      return this.failed(request, matched.route, telemetry, error);
     }
+    return served.then(undefined, (error: unknown) => this.failed(request, matched.route, telemetry, error));
+  }
+
+  /** {@link serve} after the handler's own `context` hook. */
+  private async serveHooked(
+    request: Request,
+    url: RequestUrl,
+    given: A2ARequestContext,
+    telemetry: RequestTelemetry | undefined,
+    matched: Matched,
+  ): Promise<Response> {
+    const hooked = await this.contextHook?.(request);
+    return this.dispatch(request, url, given, hooked, telemetry, matched);
+  }
+
+  /** The call's context and settings, and the binding that answers it (a synchronous throw is a refusal). */
+  private dispatch(
+    request: Request,
+    url: RequestUrl,
+    given: A2ARequestContext,
+    hooked: A2ARequestContext | undefined,
+    telemetry: RequestTelemetry | undefined,
+    { route, version, baseUrl }: Matched,
+  ): Promise<Response> {
+    const { engine, onError } = this;
+    const context: A2ARequestContext = {
+      user: given.user ?? hooked?.user,
+      tenant: given.tenant ?? hooked?.tenant,
+      state: given.state ?? hooked?.state,
+    };
+    authorize(engine.agentCard, context.user);
+
+    const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
+    const activated = requested.filter((uri) => this.declaredExtensions.has(uri));
+    // Read when the response is built: until then the executor may change the set (ctx.activateExtension).
+    const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
+    const call = new RequestCall(
+      {
+        user: context.user,
+        tenant: context.tenant,
+        extensions: activated,
+        lastEventId: request.headers.get('last-event-id') ?? undefined,
+        state: context.state,
+      },
+      requestDisconnect(request), // the Node bridge's request view makes its signal on first read
+      headers,
+    );
+    const env: OperationEnv = { handler: engine, call, publishCard: this.publishCard(baseUrl), telemetry };
+    // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
+    const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = this.settings;
+    const { lazy, versionRouter } = this;
+    const versions = lazy.dialectRpc
+      ? chainJsonRpcRouters([lazy.dialectRpc, versionRouter?.(version)])
+      : versionRouter?.(version);
+    const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
+    switch (route.wire) {
+      case 'jsonrpc':
+        return serveJsonRpc(request, env, routeSettings);
+      case 'rest':
+        return serveRest(request, url, route.match, env, routeSettings);
+      case 'v03-rest':
+        return route.server.serve(request, url, route.match, env, routeSettings);
+      case 'dialect':
+        return route.route.serve(request, url, env, routeSettings);
+    }
+  }
+
+  /** A thrown or rejected operation: an A2A error answered as it is, anything else reported and answered Internal. */
+  private failed(
+    request: Request,
+    route: OperationRoute,
+    telemetry: RequestTelemetry | undefined,
+    error: unknown,
+  ): Promise<Response> {
+    telemetry?.fail(error);
+    if (!isA2AError(error)) {
+      this.onError(error);
+      return this.fail(request, route, new A2AError('Internal', 'Internal error'));
+    }
+    const headers: HeaderInit =
+      error.type === 'Unauthenticated' ? { 'www-authenticate': challenges(this.engine.agentCard) } : {};
+    return this.fail(request, route, error, headers);
   }
 
   /** A refused or failed operation, answered in its wire's error shape. */

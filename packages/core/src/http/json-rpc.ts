@@ -107,13 +107,19 @@ export async function serveJsonRpc(
 /** The operations as a call's runtime method name picks them, their types erased. */
 const BY_METHOD: Readonly<Record<string, Operation>> = OPERATIONS;
 
-/** Runs a parsed call as the v1.0 method it names (dialects hand over their calls translated). Never throws. */
-export async function serveJsonRpcCall(
-  call: JsonRpcCall,
-  env: OperationEnv,
-  settings: JsonRpcSettings,
-): Promise<Response> {
+/**
+ * Runs a parsed call as the v1.0 method it names (dialects hand over their calls translated). Never rejects. Not an
+ * async function: a unary call is its operation's promise with the answer built in `then` (an async frame per
+ * request less, docs/performance.md "Hot-path tricks"); the rare paths (params refused, a stream) are async.
+ */
+export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response> {
   const { id } = call;
+  const failed = (error: unknown): Response => {
+    env.telemetry?.fail(error);
+    const a2a = toA2AError(error);
+    if (a2a.type === 'Internal') settings.onError(error);
+    return jsonRpcErrorResponse(id, a2a, withChallenge(a2a, env, settings.headers));
+  };
   try {
     const operation = BY_METHOD[call.method];
     if (!operation || !Object.hasOwn(OPERATIONS, call.method)) {
@@ -121,16 +127,37 @@ export async function serveJsonRpcCall(
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);
     }
     const checked = parseParams(operation, call.params);
+    if (checked instanceof Promise || operation.stream) return runLater(operation, checked, env, settings, id, failed);
+    const scoped = tenantScoped(env, checked);
+    return operation.run(checked, scoped).then((result) => {
+      try {
+        return jsonResponse({ jsonrpc: '2.0', id, result }, 200, settings.headers);
+      } catch (error) {
+        return failed(error);
+      }
+    }, failed);
+  } catch (error) {
+    return Promise.resolve(failed(error));
+  }
+}
+
+/** {@link serveJsonRpcCall} for params still being checked, or a stream. */
+async function runLater(
+  operation: Operation,
+  checked: ReturnType<typeof parseParams>,
+  env: OperationEnv,
+  settings: JsonRpcSettings,
+  id: JsonRpcId,
+  failed: (error: unknown) => Response,
+): Promise<Response> {
+  try {
     const params = checked instanceof Promise ? await checked : checked;
     const scoped = tenantScoped(env, params);
     if (operation.stream) return await streamResponse(operation.run(params, scoped), new JsonRpcFraming(id, settings));
     const result = await operation.run(params, scoped);
     return jsonResponse({ jsonrpc: '2.0', id, result }, 200, settings.headers);
   } catch (error) {
-    env.telemetry?.fail(error);
-    const a2a = toA2AError(error);
-    if (a2a.type === 'Internal') settings.onError(error);
-    return jsonRpcErrorResponse(id, a2a, withChallenge(a2a, env, settings.headers));
+    return failed(error);
   }
 }
 
