@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // In-process A/B of the server's cost per request (docs/performance.md, "Per request (issue 39)").
 //
-//   node --expose-gc --max-semi-space-size=64 scripts/per-request.mjs [--core packages/core/dist] [--core <other dist>]
-//        [--scenarios raw,send,stream] [--rounds 7] [--requests 3000] [--connections 16] [--alloc 1000]
+//   node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 scripts/per-request.mjs [--core packages/core/dist] [--core <other dist>]
+//        [--scenarios raw,send,stream] [--rounds 7] [--requests 3000] [--connections 16] [--alloc 400]
+//        [--heap-profile] [--verbose]
 //
 // Each `--core` (a built `@a2a/core` dist folder; default the checkout's) serves the bench's echo agent
 // (apps/bench/dist/echo-agent.js, `pnpm --dir apps/bench build`) through its own Node bridge on a `node:http` server
@@ -12,15 +13,15 @@
 // - CPU per request: `process.cpuUsage()` over a slice / its requests (server and client together: the client is a few
 //   µs, the same for every variant; compare variants, and A2A against raw, within one run).
 // - Bytes allocated per request: heap growth over a GC-free window. A full GC first, then `--alloc` requests; with
-//   `--max-semi-space-size=64` the young generation holds the whole window, and a window that saw a GC (a `gc`
+//   a 64 MB semi-space the young generation holds the whole window, and a window that saw a GC (a `gc`
 //   performance entry) is discarded. Counts what the server and the client allocate on the JS heap (not Buffers'
 //   backing stores); the raw echo's figure is the floor the client and `node:http` account for.
 // To compare a change with its baseline: copy the baseline's dist aside *inside the checkout*, so its dependencies
 // still resolve (e.g. `cp -r packages/core/dist packages/core/node_modules/.base-dist`), rebuild, and pass both.
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { dirname, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     alloc: { type: 'string', default: '400' },
     port: { type: 'string', default: '43380' },
+    // Each slice's figures on stderr as they come.
+    verbose: { type: 'boolean', default: false },
     // Instead of the A/B: sample the allocations (collected ones too) of `--requests` requests of the first scenario
     // on the first core and print the top allocating functions (self bytes per request).
     'heap-profile': { type: 'boolean', default: false },
@@ -76,7 +79,13 @@ async function serve(dist, port) {
       req.on('end', () => {
         const b = JSON.parse(Buffer.concat(chunks).toString());
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: b?.id ?? null, result: { echo: b?.params?.message?.parts?.[0]?.text ?? '' } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: b?.id ?? null,
+            result: { echo: b?.params?.message?.parts?.[0]?.text ?? '' },
+          }),
+        );
       });
       return;
     }
@@ -119,7 +128,8 @@ function client(port) {
     if (!complete) return;
     const answer = buffered;
     buffered = '';
-    if (!answer.startsWith('HTTP/1.1 200') || answer.includes('"error":')) throw new Error(`bad answer: ${answer.slice(0, 300)}`);
+    if (!answer.startsWith('HTTP/1.1 200') || answer.includes('"error":'))
+      throw new Error(`bad answer: ${answer.slice(0, 300)}`);
     done(answer);
   });
   return {
@@ -191,7 +201,8 @@ if (values['heap-profile']) {
   process.exit(0);
 }
 // Warm-up: every variant and scenario.
-for (const [i, s] of servers.entries()) for (const scenario of scenarios) await slice(pools[i], scenario, s.port, perSlice);
+for (const [i, s] of servers.entries())
+  for (const scenario of scenarios) await slice(pools[i], scenario, s.port, perSlice);
 for (let round = 0; round < rounds; round++) {
   for (const scenario of scenarios) {
     const order = round % 2 ? [...servers.keys()].reverse() : [...servers.keys()];
@@ -200,7 +211,7 @@ for (let round = 0; round < rounds; round++) {
       const before = process.cpuUsage();
       await slice(pools[i], scenario, s.port, perSlice);
       const used = process.cpuUsage(before);
-      if (process.env.PR_DEBUG) console.error(round, scenario, s.dist, ((used.user + used.system) / perSlice).toFixed(1));
+      if (values.verbose) console.error(round, scenario, s.dist, ((used.user + used.system) / perSlice).toFixed(1));
       const list = cpu.get(key(s, scenario)) ?? [];
       list.push((used.user + used.system) / perSlice);
       cpu.set(key(s, scenario), list);
@@ -212,7 +223,7 @@ for (let round = 0; round < rounds; round++) {
         await slice(pools[i], scenario, s.port, allocWindow);
         const grown = process.memoryUsage().heapUsed - heap;
         await new Promise((ok) => setTimeout(ok, 20));
-        if (process.env.PR_DEBUG) console.log(scenario, gcs - gcsBefore, grown);
+        if (values.verbose) console.error(scenario, 'GCs in window:', gcs - gcsBefore, 'heap grown:', grown);
         if (gcs === gcsBefore) {
           const a = alloc.get(key(s, scenario)) ?? [];
           a.push(grown / allocWindow);

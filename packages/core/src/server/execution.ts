@@ -486,7 +486,8 @@ export class Execution implements AgentContext {
   /** The same, resolving to `value` instead of the record (one derived promise less per event for the helpers). */
   private appendEvent<T>(event: TaskEvent, value: T): Promise<T>;
   private appendEvent(event: TaskEvent, value: unknown = RECORD): Promise<unknown> {
-    // The write that lands at once (nearly all) without an async frame; a refused one goes on in the retry loop.
+    // The write that lands at once (nearly all) without an async frame; a refused one goes on in the retry loop
+    // (docs/performance.md, "Hot-path tricks").
     let written: Promise<TaskEventRecord>;
     try {
       written = this.init.store.append(this.taskId, this.version, event);
