@@ -12,7 +12,9 @@ export const DEFAULT_MAX_JSON_DEPTH = 64;
  * value is within it. Iterative: any depth `JSON.parse` accepts is walked without growing the call stack.
  */
 export function tooDeepPath(value: unknown, maxDepth: number): (string | number)[] | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
+  // No limit, nothing to find: not a walk of the whole body (JSON-RPC reads its body with no limit, then checks the
+  // limit once, knowing the field names; docs/performance.md, "Hot-path tricks").
+  if (typeof value !== 'object' || value === null || maxDepth === Number.POSITIVE_INFINITY) return undefined;
   // First a walk that only counts (the common case: within the limit), then one that keeps parents for the path.
   const values: object[] = [value];
   const depths: number[] = [1];
