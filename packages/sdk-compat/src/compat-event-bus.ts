@@ -4,8 +4,9 @@
  * handed to `sink` synchronously, in publish order, then to the executor's own listeners.
  */
 export class CompatEventBus<E> {
-  private readonly listeners = { event: new Set<(event: E) => void>(), finished: new Set<() => void>() };
-  private readonly onceWrappers = new Map<(...args: never[]) => void, (...args: never[]) => void>();
+  // Made on first use: most executors never listen on their bus, and a Set or Map per execution is measurable.
+  private listeners: { event: Set<(event: E) => void>; finished: Set<() => void> } | undefined;
+  private onceWrappers: Map<(...args: never[]) => void, (...args: never[]) => void> | undefined;
   private done = false;
 
   constructor(private readonly sink: (event: E) => void) {}
@@ -17,13 +18,13 @@ export class CompatEventBus<E> {
 
   publish(event: E): void {
     this.sink(event);
-    if (this.listeners.event.size) for (const listener of [...this.listeners.event]) listener(event);
+    if (this.listeners?.event.size) for (const listener of [...this.listeners.event]) listener(event);
   }
 
   finished(): void {
     if (this.done) return;
     this.done = true;
-    for (const listener of [...this.listeners.finished]) listener();
+    if (this.listeners?.finished.size) for (const listener of [...this.listeners.finished]) listener();
   }
 
   on(eventName: 'event', listener: (event: E) => void): this;
@@ -38,7 +39,7 @@ export class CompatEventBus<E> {
   off(eventName: 'event' | 'finished', listener: (event: E) => void): this {
     const set = this.set(eventName);
     set.delete(listener);
-    const wrapper = this.onceWrappers.get(listener);
+    const wrapper = this.onceWrappers?.get(listener);
     if (wrapper) set.delete(wrapper as (event: E) => void);
     return this;
   }
@@ -50,20 +51,22 @@ export class CompatEventBus<E> {
       this.off(eventName as 'event', listener);
       listener(event);
     };
-    this.onceWrappers.set(listener, wrapper);
     this.set(eventName).add(wrapper);
+    this.onceWrappers ??= new Map();
+    this.onceWrappers.set(listener, wrapper);
     return this;
   }
 
   removeAllListeners(eventName?: 'event' | 'finished'): this {
-    if (eventName !== 'finished') this.listeners.event.clear();
-    if (eventName !== 'event') this.listeners.finished.clear();
-    this.onceWrappers.clear();
+    if (eventName !== 'finished') this.listeners?.event.clear();
+    if (eventName !== 'event') this.listeners?.finished.clear();
+    this.onceWrappers?.clear();
     return this;
   }
 
   private set(eventName: 'event' | 'finished'): Set<(event: E) => void> {
     if (eventName !== 'event' && eventName !== 'finished') throw new TypeError(`Unknown bus event '${eventName}'`);
+    this.listeners ??= { event: new Set(), finished: new Set() };
     return this.listeners[eventName] as Set<(event: E) => void>;
   }
 }

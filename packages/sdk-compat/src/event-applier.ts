@@ -58,11 +58,8 @@ export class EventApplier {
   private created: boolean;
   private over = false;
   private readonly artifactIds = new Set<string>();
-  private markEnded!: () => void;
-  /** Resolves when the task finished (see {@link finished}). */
-  readonly ended = new Promise<void>((resolve) => {
-    this.markEnded = resolve;
-  });
+  private markEnded: (() => void) | undefined;
+  private endedPromise: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: AgentContext,
@@ -76,6 +73,12 @@ export class EventApplier {
   /** The task reached a terminal state or was answered with a message: later events are dropped. */
   get finished(): boolean {
     return this.over;
+  }
+
+  /** Resolves when the task finished (see {@link finished}); made when first asked for (only a cancel waits on it). */
+  get ended(): Promise<void> {
+    this.endedPromise ??= this.over ? Promise.resolve() : new Promise((resolve) => (this.markEnded = resolve));
+    return this.endedPromise;
   }
 
   apply(event: CompatEvent): void {
@@ -168,7 +171,7 @@ export class EventApplier {
 
   private end(written: Promise<unknown>): void {
     this.over = true;
-    this.markEnded();
+    this.markEnded?.();
     this.track(written);
   }
 

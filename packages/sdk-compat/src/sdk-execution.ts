@@ -23,7 +23,10 @@ export interface SdkGeneration<E> {
 interface Running<E> {
   applier: EventApplier;
   bus: CompatEventBus<E>;
-  settled: Promise<void>;
+  /** `execute()` returned; `settled` is made only when a cancel waits for that. */
+  done: boolean;
+  settled?: Promise<void>;
+  settle?: () => void;
 }
 
 /**
@@ -45,8 +48,7 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
     async execute(ctx: RunningContext<E>) {
       const applier = new EventApplier(ctx, report);
       const bus = generation.makeBus((event) => applier.apply(event));
-      let settle!: () => void;
-      const run: Running<E> = { applier, bus, settled: new Promise((resolve) => (settle = resolve)) };
+      const run: Running<E> = { applier, bus, done: false };
       ctx[RUNNING] = run;
       try {
         await generation.execute(ctx, bus);
@@ -55,7 +57,8 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         // As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run.
         bus.finished();
         ctx[RUNNING] = undefined;
-        settle();
+        run.done = true;
+        run.settle?.();
       }
     },
     async cancel(ctx: RunningContext<E>) {
@@ -68,6 +71,7 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         const timeout = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, cancelTimeoutMs);
         });
+        run.settled ??= run.done ? Promise.resolve() : new Promise((resolve) => (run.settle = resolve));
         await Promise.race([run.settled, applier.ended, timeout]);
         clearTimeout(timer);
       }
