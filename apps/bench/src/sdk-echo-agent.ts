@@ -6,9 +6,11 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import { type ChunkPlan, chunkText, parseChunkPlan, publishTime } from './paced-chunks.js';
 
 const now = () => new Date().toISOString();
+// No media type (the proto default, left out of the JSON), as the native agent's parts: both agents answer the same
+// JSON, so the compat rows measure the layer rather than a longer answer.
 const text = (value: string) => ({
   content: { $case: 'text' as const, value },
-  mediaType: 'text/plain',
+  mediaType: '',
   filename: '',
   metadata: undefined,
 });

@@ -159,3 +159,43 @@ describe.each([...ADAPTERS, 'node+compat' as const])('bench server (%s)', (adapt
     expect(mem.rss).toBeGreaterThan(mem.heapUsed);
   });
 });
+
+// The compat rows compare the SDK-style echo agent through @a2a/sdk-compat with the native one: they must answer the
+// same JSON (ids and timestamps aside), or the rows would measure different answers. A stream's `append: false` and
+// `lastChunk: false` are the one difference left: the native agent states them, the SDK (whose JSON omits false) and
+// so the compat layer do not.
+describe('the SDK-style echo agent through sdk-compat answers as the native one', () => {
+  const servers: Server[] = [];
+  const bases: string[] = [];
+  beforeAll(async () => {
+    for (const executor of [undefined, await executorArg('node', 'sdk-compat')]) {
+      const server = await startServer('node', 0, '127.0.0.1', { executor });
+      servers.push(server);
+      bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }
+  });
+  afterAll(() => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))));
+
+  const normalized = (text: string) =>
+    text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TIME')
+      .replace(/,"append":false|,"lastChunk":false/g, '');
+
+  it.each([
+    ['SendMessage', 'hello'],
+    ['SendStreamingMessage', 'stream:10'],
+  ])('%s', async (method, text) => {
+    const answers = await Promise.all(
+      bases.map(async (base) => {
+        const response = await fetch(`${base}/a2a/jsonrpc`, {
+          method: 'POST',
+          headers: { ...v1, accept: method === 'SendMessage' ? 'application/json' : 'text/event-stream' },
+          body: send(text, method, 'same-message-id'),
+        });
+        return normalized(await response.text());
+      }),
+    );
+    expect(answers[1]).toBe(answers[0]);
+  });
+});
