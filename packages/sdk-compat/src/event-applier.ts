@@ -57,7 +57,9 @@ export class EventApplier {
   private state: TaskState | undefined;
   private created: boolean;
   private over = false;
-  private readonly artifactIds = new Set<string>();
+  /** Artifact ids seen: the first alone (most tasks have one artifact), a Set only from the second on. */
+  private firstArtifactId: string | undefined;
+  private moreArtifactIds: Set<string> | undefined;
   private markEnded: (() => void) | undefined;
   private endedPromise: Promise<void> | undefined;
 
@@ -67,7 +69,7 @@ export class EventApplier {
   ) {
     this.state = ctx.task?.status.state;
     this.created = ctx.task !== undefined;
-    for (const artifact of ctx.task?.artifacts ?? []) this.artifactIds.add(artifact.artifactId);
+    for (const artifact of ctx.task?.artifacts ?? []) this.remember(artifact.artifactId);
   }
 
   /** The task reached a terminal state or was answered with a message: later events are dropped. */
@@ -96,7 +98,7 @@ export class EventApplier {
       this.applyStatus(event.status, event.metadata);
     } else if (event.kind === 'artifact') {
       this.mergeMetadata(event.taskMetadata);
-      this.applyArtifact(event);
+      this.applyArtifact(event.artifact, event);
     }
   }
 
@@ -113,19 +115,31 @@ export class EventApplier {
     return undefined;
   }
 
-  private applyArtifact(event: Extract<CompatEvent, { kind: 'artifact' }>): void {
-    const { artifact } = event;
-    this.artifactIds.add(artifact.artifactId);
+  /** `event`: the update's flags and metadata; none for an artifact of a whole Task. */
+  private applyArtifact(artifact: Artifact, event?: Extract<CompatEvent, { kind: 'artifact' }>): void {
+    this.remember(artifact.artifactId);
     // Field by field: a conditional spread per field costs a fresh hidden class per event (docs/performance.md).
     const chunk: ArtifactChunk = { artifactId: artifact.artifactId, parts: artifact.parts };
     if (artifact.name) chunk.name = artifact.name;
     if (artifact.description) chunk.description = artifact.description;
     if (artifact.metadata) chunk.metadata = artifact.metadata;
     if (artifact.extensions?.length) chunk.extensions = artifact.extensions;
-    if (event.append) chunk.append = true;
-    if (event.lastChunk) chunk.lastChunk = true;
-    if (hasKeys(event.metadata)) chunk.eventMetadata = event.metadata;
+    if (event?.append) chunk.append = true;
+    if (event?.lastChunk) chunk.lastChunk = true;
+    if (hasKeys(event?.metadata)) chunk.eventMetadata = event.metadata;
     this.track(this.ctx.artifact(chunk));
+  }
+
+  private seen(artifactId: string): boolean {
+    return artifactId === this.firstArtifactId || this.moreArtifactIds?.has(artifactId) === true;
+  }
+
+  private remember(artifactId: string): void {
+    if (this.firstArtifactId === undefined) this.firstArtifactId = artifactId;
+    else if (artifactId !== this.firstArtifactId) {
+      this.moreArtifactIds ??= new Set();
+      this.moreArtifactIds.add(artifactId);
+    }
   }
 
   /** Waits for every helper called so far; rethrows the first failure. */
@@ -140,7 +154,9 @@ export class EventApplier {
    */
   private applyTask(task: Task): void {
     const { ctx } = this;
-    const artifacts = (task.artifacts ?? []).filter((artifact) => !this.artifactIds.has(artifact.artifactId));
+    const artifacts = task.artifacts?.length
+      ? task.artifacts.filter((artifact) => !this.seen(artifact.artifactId))
+      : [];
     const state = task.status?.state;
     const changes = state && state !== 'TASK_STATE_SUBMITTED' && state !== this.state;
     if (!this.created) {
@@ -150,7 +166,7 @@ export class EventApplier {
       if (hasKeys(task.metadata)) this.track(ctx.setMetadata(task.metadata));
       else if (!artifacts.length && !changes) this.track(ctx.submit());
     } else this.mergeMetadata(task.metadata);
-    for (const artifact of artifacts) this.apply({ kind: 'artifact', taskId: task.id, artifact });
+    for (const artifact of artifacts) this.applyArtifact(artifact); // (the task's own: `apply` checked its id)
     if (changes) this.applyStatus(task.status, undefined);
   }
 

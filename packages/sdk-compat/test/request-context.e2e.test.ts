@@ -33,6 +33,7 @@ class Inspector {
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     this.contexts.push(ctx);
+    if (textOf(ctx) === 'restate') return restate(ctx, bus);
     if (textOf(ctx) === 'wait') {
       await new Promise<void>((resolve) => {
         bus.on('event', (event) => {
@@ -56,6 +57,34 @@ class Inspector {
       }),
     );
   }
+}
+
+const artifact = (artifactId: string, value: string) => ({
+  artifactId,
+  name: artifactId,
+  description: '',
+  parts: [{ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: '' }],
+  metadata: undefined,
+  extensions: [],
+});
+
+/** Artifacts `a` and `b` as updates, then the whole task restating them beside a new `c`. */
+async function restate(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  const { taskId, contextId } = ctx;
+  for (const id of ['a', 'b']) {
+    const update = { taskId, contextId, append: false, lastChunk: true, metadata: undefined };
+    bus.publish(AgentEvent.artifactUpdate({ ...update, artifact: artifact(id, `${id} as updated`) }));
+  }
+  bus.publish(
+    AgentEvent.task({
+      id: taskId,
+      contextId,
+      status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: undefined, message: undefined },
+      artifacts: ['a', 'b', 'c'].map((id) => artifact(id, `${id} as restated`)),
+      history: [],
+      metadata: undefined,
+    }),
+  );
 }
 
 const card = {
@@ -123,6 +152,18 @@ describe('fromSdkExecutor: the request context and the running execution', () =>
     expect(one.context).not.toBe(two.context);
     expect((one.context.state.get('headers') as Record<string, string>)['x-note']).toBe('one');
     expect((two.context.state.get('headers') as Record<string, string>)['x-note']).toBe('two');
+  });
+
+  it('a Task event restating artifacts adds only the ones not seen yet', async () => {
+    const sent = (await (await fetch(origin, rpc('SendMessage', { message: message('restate') }))).json()) as {
+      result?: { task: { artifacts: { artifactId: string; parts: { text: string }[] }[] } };
+    };
+    const artifacts = sent.result?.task.artifacts.map((a) => [a.artifactId, a.parts.map((p) => p.text).join()]);
+    expect(artifacts).toEqual([
+      ['a', 'a as updated'],
+      ['b', 'b as updated'],
+      ['c', 'c as restated'],
+    ]);
   });
 
   it("CancelTask hands the executor's cancelTask the bus of the running execution", async () => {
