@@ -52,7 +52,8 @@ const TERMINAL = new Set<TaskState>([
  * task with a message saying so; events after the task finished are dropped and reported.
  */
 export class EventApplier {
-  private tail: Promise<unknown> = Promise.resolve();
+  /** The last helper call's derived promise (none before the first call). */
+  private tail: Promise<unknown> | undefined;
   private failure: unknown;
   private state: TaskState | undefined;
   private created: boolean;
@@ -143,10 +144,13 @@ export class EventApplier {
   }
 
   /** Waits for every helper called so far; rethrows the first failure. */
-  async drain(): Promise<void> {
-    await this.tail;
-    if (this.failure !== undefined) throw this.failure;
+  drain(): Promise<void> {
+    return this.tail ? this.tail.then(this.rethrow) : Promise.resolve();
   }
+
+  private readonly rethrow = (): void => {
+    if (this.failure !== undefined) throw this.failure;
+  };
 
   /**
    * A whole Task: the SDK's way to create one (usually SUBMITTED with the user's message) or to restate it. Its
