@@ -350,7 +350,7 @@ export class A2ARequestHandler {
     const contextId = message.contextId ?? newId();
     const subscription = new LazySubscription();
     const userMessage = storedUserMessage(message, taskId, contextId);
-    const execution = this.execution(request, call, follow, subscription, taskId, contextId, userMessage);
+    const execution = this.execution(request, call, follow, subscription, { taskId, contextId, userMessage });
     return this.run(execution, subscription);
   }
 
@@ -396,17 +396,8 @@ export class A2ARequestHandler {
         version: record.seq,
       };
     }
-    const execution = this.execution(
-      request,
-      call,
-      follow,
-      subscription,
-      taskId,
-      contextId,
-      userMessage,
-      existing,
-      pushConfig,
-    );
+    const target = { taskId, contextId, userMessage, existing, pushConfig };
+    const execution = this.execution(request, call, follow, subscription, target);
     if (configuration?.returnImmediately) await execution.submit();
     return this.run(execution, subscription);
   }
@@ -416,11 +407,7 @@ export class A2ARequestHandler {
     call: CallContext,
     follow: boolean,
     subscription: LazySubscription,
-    taskId: string,
-    contextId: string,
-    userMessage: Message,
-    existing?: StoredTask,
-    pushConfig?: TaskPushNotificationConfig,
+    { taskId, contextId, userMessage, existing, pushConfig }: ExecutionTarget,
   ): Execution {
     return new Execution({
       executor: this.executor,
@@ -556,6 +543,15 @@ export class A2ARequestHandler {
       }
     }
   }
+}
+
+/** The task a message starts an execution for: new (ids only), or `existing`; with the push config it registers. */
+interface ExecutionTarget {
+  taskId: string;
+  contextId: string;
+  userMessage: Message;
+  existing?: StoredTask | undefined;
+  pushConfig?: TaskPushNotificationConfig | undefined;
 }
 
 /** A started execution, and the subscription a stream follows it with. */
