@@ -1,0 +1,15 @@
+import type { Check } from '../check.js';
+import { CAPABILITY_CHECKS } from './capability-checks.js';
+import { CARD_CHECKS } from './card-checks.js';
+import { JSONRPC_CHECKS } from './jsonrpc-checks.js';
+import { REST_CHECKS } from './rest-checks.js';
+import { SECURITY_CHECKS } from './security-checks.js';
+
+/** Every check, in report order. The `--send` and `--hostile` ones skip themselves unless asked for. */
+export const ALL_CHECKS: Check[] = [
+  ...CARD_CHECKS,
+  ...JSONRPC_CHECKS,
+  ...REST_CHECKS,
+  ...SECURITY_CHECKS,
+  ...CAPABILITY_CHECKS,
+];

@@ -1,0 +1,86 @@
+import { A2A_ERRORS, type A2AErrorType } from '@a2a/core/errors';
+import { fail, pass, type Verdict } from '../check.js';
+import type { Answer } from '../http.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The JSON-RPC envelope of an answer: the body, or the first SSE event's data (a streaming method's error). */
+export function rpcEnvelope(answer: Answer): unknown {
+  if (answer.events) {
+    const first = answer.events[0];
+    if (first === undefined) return undefined;
+    try {
+      return JSON.parse(first);
+    } catch {
+      return undefined;
+    }
+  }
+  return answer.json;
+}
+
+/** Short description of what came back, for a failure message. */
+export function described(answer: Answer): string {
+  const body = answer.text.length > 160 ? `${answer.text.slice(0, 160)}…` : answer.text;
+  return `HTTP ${answer.status}${body ? ` ${body.replace(/\s+/g, ' ')}` : ' (empty body)'}`;
+}
+
+/**
+ * A JSON-RPC error answer with `error` (spec §9.5): the code, a message, `data` (when present) an array of objects
+ * each with `@type`. `codes` lists the acceptable codes, the first being the one named in messages.
+ */
+export function expectRpcError(answer: Answer, errors: A2AErrorType[], requestId: unknown = 1): Verdict {
+  if (answer.status >= 500) return fail(`expected ${named(errors)}, got ${described(answer)}`);
+  const envelope = rpcEnvelope(answer);
+  if (!isObject(envelope) || envelope.jsonrpc !== '2.0')
+    return fail(`expected a JSON-RPC 2.0 error envelope, got ${described(answer)}`);
+  const error = envelope.error;
+  if (!isObject(error)) return fail(`expected ${named(errors)}, got a result: ${described(answer)}`);
+  const codes: number[] = errors.map((e) => A2A_ERRORS[e].code);
+  if (!codes.includes(error.code as number))
+    return fail(`expected ${named(errors)}, got ${String(error.code)} "${String(error.message)}"`);
+  if (typeof error.message !== 'string') return fail('the error has no "message" string (§9.5)');
+  if (error.data !== undefined) {
+    if (!Array.isArray(error.data) || !error.data.every((d) => isObject(d) && typeof d['@type'] === 'string'))
+      return fail('error.data must be an array of objects, each with "@type" (§9.5)');
+  }
+  if (requestId !== undefined && envelope.id !== requestId)
+    return fail(
+      `the error answers id ${JSON.stringify(envelope.id)}, the request's id was ${JSON.stringify(requestId)}`,
+    );
+  return pass(`${error.code} "${error.message}"`);
+}
+
+/**
+ * An HTTP+JSON error (spec §11.6): the HTTP status from §5.4, a google.rpc.Status body whose `error.code` is that
+ * status, and for A2A errors a `google.rpc.ErrorInfo` detail with the reason and domain `a2a-protocol.org`.
+ */
+export function expectRestError(answer: Answer, type: A2AErrorType): Verdict {
+  const entry = A2A_ERRORS[type];
+  const want = `HTTP ${entry.http} ${type}`;
+  if (answer.status !== entry.http) return fail(`expected ${want}, got ${described(answer)}`);
+  const body = answer.json;
+  const error = isObject(body) ? body.error : undefined;
+  if (!isObject(error))
+    return fail(`expected a google.rpc.Status body {"error":{…}} (§11.6), got ${described(answer)}`);
+  if (error.code !== entry.http)
+    return fail(`error.code is ${JSON.stringify(error.code)}, the HTTP status is ${entry.http}`);
+  if (typeof error.message !== 'string') return fail('the error has no "message" string (§11.6)');
+  const details = error.details ?? [];
+  if (!Array.isArray(details) || !details.every((d) => isObject(d) && typeof d['@type'] === 'string'))
+    return fail('error.details must be an array of objects, each with "@type" (§11.6)');
+  if (entry.code <= -32001 && entry.code >= -32099) {
+    const info = details.find((d) => String(d['@type']).endsWith('google.rpc.ErrorInfo')) as Record<string, unknown>;
+    if (!info)
+      return fail(`no google.rpc.ErrorInfo in error.details (§11.6 MUST for A2A errors; reason ${entry.reason})`);
+    if (info.reason !== entry.reason)
+      return fail(`ErrorInfo.reason is ${JSON.stringify(info.reason)}, expected ${entry.reason}`);
+    if (info.domain !== 'a2a-protocol.org')
+      return fail(`ErrorInfo.domain is ${JSON.stringify(info.domain)}, expected a2a-protocol.org`);
+  }
+  return pass(`${answer.status} "${error.message}"`);
+}
+
+function named(errors: A2AErrorType[]): string {
+  return errors.map((e) => `${A2A_ERRORS[e].code} ${e}`).join(' or ');
+}

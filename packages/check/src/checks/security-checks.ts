@@ -1,0 +1,95 @@
+import { type Check, fail, pass, skip, type Verdict } from '../check.js';
+import type { CheckContext } from '../context.js';
+import type { Answer } from '../http.js';
+import { rest, rpc, unknownTaskId } from './calls.js';
+import { described, rpcEnvelope } from './expect-error.js';
+
+/** Whether the card requires credentials for calls: a non-empty `securityRequirements`. */
+const secured = (ctx: CheckContext) =>
+  Array.isArray(ctx.card.securityRequirements) && ctx.card.securityRequirements.length > 0;
+
+/** The same read-only call without credentials on each v1.0 binding the run checks. */
+async function anonymousCalls(ctx: CheckContext): Promise<{ binding: string; answer: Answer }[]> {
+  const out: { binding: string; answer: Answer }[] = [];
+  const jsonrpc = ctx.iface('jsonrpc');
+  if (jsonrpc)
+    out.push({
+      binding: 'JSONRPC',
+      answer: await rpc(ctx, jsonrpc, 'GetTask', { id: unknownTaskId() }, { anonymous: true }),
+    });
+  const http = ctx.iface('http+json');
+  if (http)
+    out.push({
+      binding: 'HTTP+JSON',
+      answer: await rest(ctx, http, 'GET', `/tasks/${unknownTaskId()}`, undefined, { anonymous: true }),
+    });
+  return out;
+}
+
+const calls = new WeakMap<CheckContext, Promise<{ binding: string; answer: Answer }[]>>();
+/** Both security checks read the same anonymous answers: asked once per run. */
+const anonymous = (ctx: CheckContext) => {
+  const known = calls.get(ctx);
+  if (known) return known;
+  const answers = anonymousCalls(ctx);
+  calls.set(ctx, answers);
+  return answers;
+};
+
+/** Declared schemes are enforced, the card itself is public. */
+export const SECURITY_CHECKS: Check[] = [
+  {
+    id: 'security.card-public',
+    area: 'security',
+    level: 'MAY',
+    spec: '§8.2 Discovery Mechanisms, §13.3 (the public Agent Card)',
+    title: 'the card is readable without credentials',
+    async run(ctx) {
+      const status = ctx.shared.get('card.anonymousStatus') as number;
+      return status === 200 ? pass() : fail(`without credentials the card answered ${status}`);
+    },
+  },
+  {
+    id: 'security.credentials-required',
+    area: 'security',
+    level: 'MUST',
+    spec: '§3.3.2 Error Handling (authentication), §7.4',
+    title: 'a call without credentials is refused (401/403) when the card requires them',
+    async run(ctx) {
+      if (!secured(ctx)) return skip('the card declares no securityRequirements');
+      const answers = await anonymous(ctx);
+      if (answers.length === 0) return skip('no v1.0 JSONRPC or HTTP+JSON interface to call');
+      const accepted = answers.filter(({ answer }) => !refused(answer));
+      return accepted.length
+        ? fail(
+            accepted
+              .map(({ binding, answer }) => `${binding} served it without credentials: ${described(answer)}`)
+              .join('; '),
+          )
+        : pass(answers.map(({ binding, answer }) => `${binding} ${answer.status}`).join(', '));
+    },
+  },
+  {
+    id: 'security.www-authenticate',
+    area: 'security',
+    level: 'MUST',
+    spec: '§3.3.2 Error Handling (authentication challenge); RFC 9110 §15.5.2 (a 401 carries WWW-Authenticate)',
+    title: 'a 401 answer carries a WWW-Authenticate challenge',
+    async run(ctx): Promise<Verdict> {
+      if (!secured(ctx)) return skip('the card declares no securityRequirements');
+      const answers = (await anonymous(ctx)).filter(({ answer }) => answer.status === 401);
+      if (answers.length === 0) return skip('no call was answered 401');
+      const bare = answers.filter(({ answer }) => !answer.headers.get('www-authenticate'));
+      return bare.length
+        ? fail(`${bare.map((b) => b.binding).join(', ')} answered 401 without a WWW-Authenticate header`)
+        : pass(answers.map(({ answer }) => answer.headers.get('www-authenticate')).join('; '));
+    },
+  },
+];
+
+/** Refused: 401/403, or (JSON-RPC) an error that is not the task lookup the call asked for. */
+function refused(answer: Answer): boolean {
+  if (answer.status === 401 || answer.status === 403) return true;
+  const error = (rpcEnvelope(answer) as { error?: { code?: unknown } } | undefined)?.error;
+  return answer.status < 500 && error !== undefined && error.code !== -32001 && error.code !== -32602;
+}

@@ -1,0 +1,87 @@
+import type { Answer, Probe } from './http.js';
+import { request } from './http.js';
+
+/** The bindings this package checks (gRPC is named so `--binding grpc` narrows to it, but it has no checks yet). */
+export type Binding = 'jsonrpc' | 'http+json' | 'grpc';
+
+/** One entry of the card's `supportedInterfaces`, as far as it was well-formed. */
+export interface Interface {
+  url: string;
+  protocolBinding: string;
+  protocolVersion: string;
+  tenant?: string;
+}
+
+/** The `checkAgent` options. */
+export interface CheckOptions {
+  /** Headers sent with every call but the ones that check refusals without credentials (`--header`, `--auth`). */
+  headers?: Record<string, string>;
+  /** Check this binding only. */
+  binding?: Binding;
+  /** Allow checks that create tasks, with this text as the message (`--send`). Without it nothing is created. */
+  send?: string;
+  /** Add the bounded bad-input sample (`--hostile`). */
+  hostile?: boolean;
+  /** Time each request may take, default 10 000 ms; a check that takes longer fails with "no answer within N s". */
+  timeoutMs?: number;
+  /** Called before each check runs (the terminal progress line). */
+  onProgress?: (event: { index: number; total: number; id: string }) => void;
+}
+
+/** What every check reads: the card as found, its interfaces, and calls bounded by the run's timeout. */
+export interface CheckContext {
+  readonly cardUrl: string;
+  readonly origin: string;
+  /** The card as received (JSON), and the answer it came in. */
+  readonly card: Record<string, unknown>;
+  readonly cardAnswer: Answer;
+  readonly interfaces: Interface[];
+  readonly options: Required<Pick<CheckOptions, 'timeoutMs' | 'hostile'>> & CheckOptions;
+  /** The v1.0 interface of a binding the run checks, or undefined (not declared, or narrowed away). */
+  iface(binding: Binding): Interface | undefined;
+  /** One request: `A2A-Version: 1.0` and the credentials added unless told (`anonymous`), bounded in time. */
+  call(url: string, probe: CallProbe): Promise<Answer>;
+  /** State shared by the `--send` checks (the task they created). */
+  readonly shared: Map<string, unknown>;
+}
+
+export interface CallProbe extends Omit<Probe, 'timeoutMs'> {
+  anonymous?: boolean;
+  /** `A2A-Version` to send; `null` sends none. Default `1.0`. */
+  version?: string | null;
+}
+
+const BINDING_NAMES: Record<Binding, string> = { jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', grpc: 'GRPC' };
+
+/** `1.0`, `1.0.1` and `1.0.0` all read as Major.Minor `1.0` (spec §3.6: patch numbers do not negotiate). */
+export const majorMinor = (version: string): string => version.split('.').slice(0, 2).join('.');
+
+export function createContext(
+  found: { cardUrl: string; card: Record<string, unknown>; answer: Answer },
+  interfaces: Interface[],
+  options: CheckOptions,
+  signal: () => AbortSignal | undefined,
+): CheckContext {
+  const resolved = { ...options, timeoutMs: options.timeoutMs ?? 10_000, hostile: options.hostile ?? false };
+  return {
+    cardUrl: found.cardUrl,
+    origin: new URL(found.cardUrl).origin,
+    card: found.card,
+    cardAnswer: found.answer,
+    interfaces,
+    options: resolved,
+    shared: new Map(),
+    iface(binding) {
+      if (options.binding && options.binding !== binding) return undefined;
+      return interfaces.find(
+        (i) => i.protocolBinding.toUpperCase() === BINDING_NAMES[binding] && majorMinor(i.protocolVersion) === '1.0',
+      );
+    },
+    call(url, probe) {
+      const headers: Record<string, string> = {};
+      if (probe.version !== null) headers['A2A-Version'] = probe.version ?? '1.0';
+      Object.assign(headers, probe.anonymous ? {} : options.headers, probe.headers);
+      return request(url, { ...probe, headers, timeoutMs: resolved.timeoutMs, signal: signal() });
+    },
+  };
+}
