@@ -10,10 +10,26 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
   });
   afterAll(() => sut.close());
 
-  it('passes every MUST check', async () => {
+  const taskCount = async () => {
+    const response = await fetch(`${sut.url}/tasks`, { headers: { 'A2A-Version': '1.0' } });
+    return ((await response.json()) as { totalSize: number }).totalSize;
+  };
+
+  it('read-only by default: every MUST check passes and no task is created', async () => {
     const report = await checkAgent(sut.url, { timeoutMs: 5000 });
     const failed = report.results.filter((r) => r.status === 'fail' && r.level === 'MUST');
     expect(failed, formatReport(report)).toEqual([]);
-    if (adapter === 'express') console.log(formatReport(report));
+    expect(report.results.filter((r) => r.area === 'send').every((r) => r.status === 'skip')).toBe(true);
+    expect(await taskCount()).toBe(0);
+  });
+
+  it('with --send and --hostile: every MUST check passes, the send checks ran', async () => {
+    const report = await checkAgent(sut.url, { timeoutMs: 5000, send: 'hello', hostile: true });
+    const failed = report.results.filter((r) => r.status === 'fail' && r.level === 'MUST');
+    expect(failed, formatReport(report)).toEqual([]);
+    const ran = (area: string) => report.results.filter((r) => r.area === area && r.status === 'pass').map((r) => r.id);
+    expect(ran('send')).toEqual(['send.message', 'send.get-task', 'send.streaming', 'send.cancel']);
+    expect(ran('hostile')).toHaveLength(4);
+    expect(await taskCount()).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,8 @@ export interface Answer {
   json: unknown;
   /** For `text/event-stream` answers: the `data` of the events read (the first `maxEvents`, see `Probe`). */
   events?: string[];
+  /** An SSE stream still open when the time ran out, after at least one event: `events` holds what came. */
+  streamOpen?: boolean;
 }
 
 /** Raised when the agent does not answer (connection refused, reset, or no answer in time). */
@@ -72,7 +74,7 @@ async function readBody(
   response: Response,
   probe: Probe,
   sse: boolean,
-): Promise<{ text: string; truncated: boolean; events: string[] }> {
+): Promise<{ text: string; truncated: boolean; events: string[]; open?: boolean }> {
   const max = probe.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxEvents = probe.maxEvents ?? 1;
   const events: string[] = [];
@@ -91,6 +93,10 @@ async function readBody(
       if (bytes > max) return { text: text.slice(0, max), truncated: true, events };
       if (sse && events.length >= maxEvents) return { text, truncated: false, events };
     }
+  } catch (error) {
+    // A stream that is still open when the time is up: what came is the answer (a task may run for long).
+    if (sse && events.length > 0) return { text, truncated: false, events, open: true };
+    throw error;
   } finally {
     // Leaves the rest of a stream unread: the agent sees the connection close.
     void reader.cancel().catch(() => {});
