@@ -5,3 +5,4 @@ export type { Binding, CheckOptions } from './context.js';
 export { toJUnit } from './output/junit.js';
 export { formatReport } from './output/terminal.js';
 export { type CheckResult, exitCode, type Report, summaryLine } from './report.js';
+export { type CliIo, type CliStream, runCli } from './run-cli.js';

@@ -1,16 +1,22 @@
-import { styleText } from 'node:util';
+import { inspect } from 'node:util';
 import { AREAS } from '../check.js';
 import type { CheckResult, Report } from '../report.js';
 import { summaryLine } from '../report.js';
 
-type Style = Parameters<typeof styleText>[0];
+type Style = 'bold' | 'green' | 'red' | 'yellow' | 'gray';
+
+/** ANSI on/off codes, from Node's own table (util.styleText would drop them off a TTY on Node 22+; we decide). */
+const ansi = (style: Style, text: string) => {
+  const [on, off] = inspect.colors[style] as [number, number];
+  return `\x1b[${on}m${text}\x1b[${off}m`;
+};
 
 /**
  * The readable report: checks grouped by area, each with its outcome, level and spec section, the reason of a failure
  * or skip under it, and the one-line summary last. `color` only when writing to a terminal.
  */
 export function formatReport(report: Report, options: { color?: boolean } = {}): string {
-  const paint = (style: Style, text: string) => (options.color ? styleText(style, text) : text);
+  const paint = (style: Style, text: string) => (options.color ? ansi(style, text) : text);
   const lines: string[] = [];
   if (report.reachable) {
     lines.push(`${paint('bold', 'A2A check')} ${report.target}  (card: ${report.cardUrl})`, '');
