@@ -68,7 +68,7 @@ export const JSONRPC_CHECKS: Check[] = [
       const error = (rpcEnvelope(answer) as { error?: { message?: unknown; data?: unknown } })?.error;
       if (!error) return skip(`no error to read: ${described(answer)}`);
       const said = JSON.stringify([error.message, error.data]);
-      return /\bid\b/.test(said) ? pass() : fail(`neither the message nor data name the field "id": ${said}`);
+      return /\bid\b/i.test(said) ? pass() : fail(`neither the message nor data name the field "id": ${said}`);
     }),
   },
   {

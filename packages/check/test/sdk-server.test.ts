@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { checkAgent, exitCode, formatReport } from '../src/index.js';
+import { startSdkAgent } from './sdk-agent.js';
+
+// What a2a-check reports about the official SDK's server (the README's example report): one MUST fails, the SDK
+// answering -32602 where JSON-RPC 2.0 and §9.5 say -32600 (a request object without "method").
+describe('a2a-check against the official @a2a-js/sdk server', () => {
+  it('reports the SDK answering an invalid request with -32602, and nothing else', async () => {
+    const agent = await startSdkAgent();
+    try {
+      const report = await checkAgent(agent.url, { timeoutMs: 5000, send: 'hello', hostile: true });
+      const failed = report.results.filter((r) => r.status === 'fail');
+      expect(
+        failed.map((r) => [r.id, r.detail]),
+        formatReport(report),
+      ).toEqual([
+        ['jsonrpc.invalid-request', 'expected -32600 InvalidRequest, got -32602 "Invalid JSON-RPC Request."'],
+      ]);
+      expect(report.results.filter((r) => r.area === 'send').map((r) => r.status)).toEqual([
+        'pass',
+        'pass',
+        'pass',
+        'pass',
+      ]);
+      expect(exitCode(report)).toBe(1);
+    } finally {
+      await agent.close();
+    }
+  });
+});
