@@ -13,13 +13,6 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 
-const textPart = (value: string) => ({
-  content: { $case: 'text' as const, value },
-  mediaType: 'text/plain',
-  filename: '',
-  metadata: undefined,
-});
-
 /** Every message: a task that is at once completed with a reply. */
 class ReplyAgent implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
