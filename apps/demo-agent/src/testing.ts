@@ -1,3 +1,4 @@
+import { checkAgent, formatReport } from '@a2a/check';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -48,6 +49,13 @@ export function defineDemoSmokeTests(start: () => Promise<RunningDemo>): void {
     demo = await start();
   });
   afterAll(() => demo.close());
+
+  it('passes every MUST check of a2a-check, --send and --hostile included (what CI runs against the demo)', async () => {
+    const report = await checkAgent(demo.url, { send: 'hello', hostile: true, timeoutMs: 5000 });
+    const failed = report.results.filter((r) => r.status === 'fail' && r.level === 'MUST');
+    expect(failed, formatReport(report)).toEqual([]);
+    expect(report.results.find((r) => r.id === 'send.cancel')?.status).toBe('pass');
+  });
 
   it('serves the playground at /playground', async () => {
     const page = await fetch(`${demo.url}/playground`);
