@@ -1,6 +1,16 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { checkAgent, formatReport } from '@a2a/check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
+
+// The built command, as `npx @a2a/check` runs it (CI builds before testing; a local run without a build skips it).
+const BIN = fileURLToPath(new URL('../../../packages/check/dist/cli.js', import.meta.url));
+if (!existsSync(BIN) && process.env.CI) throw new Error(`CI=true but ${BIN} is not built`);
 
 // `a2a-check` against the SUT on every adapter: no MUST check fails (the same command CI runs against it).
 describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
@@ -31,5 +41,15 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
     expect(ran('send')).toEqual(['send.message', 'send.get-task', 'send.streaming', 'send.cancel']);
     expect(ran('hostile')).toHaveLength(4);
     expect(await taskCount()).toBeGreaterThan(0);
+  });
+
+  it.runIf(existsSync(BIN))('the a2a-check command exits 0 and writes a JUnit report without a <failure>', async () => {
+    const junit = join(mkdtempSync(join(tmpdir(), 'a2a-check-sut-')), 'report.xml');
+    // Asynchronously: the SUT answers from this process.
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, sut.url, '--send', 'hi', '--junit', junit]);
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^a2a-check: OK: /);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testcase classname="a2a-check.send" name="send.message [MUST]');
+    expect(xml).not.toContain('<failure');
   });
 });
