@@ -114,6 +114,18 @@ export const BROKEN_AGENTS: BrokenAgent[] = [
     },
   },
   {
+    defect: 'a v0.3 interface is declared, but v0.3 clients get a card without url',
+    caughtBy: 'card.v03-compat',
+    message: /not a v0\.3 card: url \(string\) is missing/,
+    start: broken((a2a) => async (request) => {
+      const response = await a2a.fetch(request);
+      const { pathname } = new URL(request.url);
+      if (pathname !== '/.well-known/agent-card.json' || request.headers.has('a2a-version')) return response;
+      const { url: _dropped, ...card } = (await response.json()) as Record<string, unknown>;
+      return Response.json(card, { headers: headersOf(response) });
+    }),
+  },
+  {
     defect: 'the card was edited after it was signed',
     caughtBy: 'card.signature',
     message: /no valid signature: signature 0 \(kid gallery\)/,

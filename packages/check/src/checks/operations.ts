@@ -3,7 +3,7 @@ import type { Answer } from '../http.js';
 import { rest, rpc } from './calls.js';
 import { rpcEnvelope } from './expect-error.js';
 
-export type Operation = 'send' | 'get' | 'cancel' | 'stream';
+export type Operation = 'send' | 'get' | 'cancel' | 'stream' | 'list';
 
 /** An operation's answer read the same way on either binding: its result, or its error's code. */
 export interface Outcome {
@@ -19,6 +19,7 @@ const METHODS: Record<Operation, string> = {
   get: 'GetTask',
   cancel: 'CancelTask',
   stream: 'SendStreamingMessage',
+  list: 'ListTasks',
 };
 
 /** The interface the `--send` checks use: JSON-RPC when the run checks it, else HTTP+JSON. */
@@ -48,14 +49,17 @@ export async function operate(
     };
   }
   const id = encodeURIComponent(String(params.id));
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
   const [method, path, body] =
-    op === 'send'
-      ? ['POST', '/message:send', params]
-      : op === 'stream'
-        ? ['POST', '/message:stream', params]
-        : op === 'get'
-          ? ['GET', `/tasks/${id}`, undefined]
-          : ['POST', `/tasks/${id}:cancel`, {}];
+    op === 'list'
+      ? ['GET', `/tasks${query ? `?${query}` : ''}`, undefined]
+      : op === 'send'
+        ? ['POST', '/message:send', params]
+        : op === 'stream'
+          ? ['POST', '/message:stream', params]
+          : op === 'get'
+            ? ['GET', `/tasks/${id}`, undefined]
+            : ['POST', `/tasks/${id}:cancel`, {}];
   const answer = await rest(ctx, target.iface, method, path, body, { maxEvents });
   if (answer.status >= 200 && answer.status < 300) return { binding: 'HTTP+JSON', answer, result: answer.json };
   const details = (answer.json as { error?: { details?: { reason?: unknown }[] } } | undefined)?.error?.details;

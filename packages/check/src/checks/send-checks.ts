@@ -4,6 +4,7 @@ import { SendMessageResponseSchema, StreamResponseSchema, TaskSchema } from '@a2
 import { type Check, fail, pass, skip, type Verdict } from '../check.js';
 import type { CheckContext } from '../context.js';
 import { described } from './expect-error.js';
+import { listShape } from './jsonrpc-checks.js';
 import { type Outcome, operate, sendInterface } from './operations.js';
 
 interface SentTask {
@@ -103,6 +104,30 @@ export const SEND_CHECKS: Check[] = [
       if (!answer.events) return fail(`expected Content-Type text/event-stream, got ${described(answer)}`);
       if (answer.events.length === 0) return fail('the stream closed without an event');
       return streamOrder(answer.events, target.binding);
+    }),
+  },
+  {
+    id: 'send.list-tasks-paging',
+    area: 'send',
+    level: 'MUST',
+    spec: '§3.1.4 List Tasks (cursor-based pagination)',
+    title: 'ListTasks with pageSize 1 gives one task and a nextPageToken that reads the next page',
+    run: sending(async (ctx, target) => {
+      const first = await operate(ctx, target, 'list', { pageSize: 1 });
+      const shape = listShape(first.result, first.answer);
+      if (shape.status === 'fail') return fail(`ListTasks {pageSize: 1}: ${shape.detail}`);
+      const page = first.result as { tasks: { id: string }[]; nextPageToken: string; totalSize: number };
+      if (page.totalSize < 2) return skip(`${page.totalSize} task(s) visible: paging needs two`);
+      if (page.tasks.length !== 1) return fail(`pageSize 1 gave ${page.tasks.length} tasks`);
+      if (page.nextPageToken === '')
+        return fail(`totalSize is ${page.totalSize} but nextPageToken is "" after one task`);
+      const next = await operate(ctx, target, 'list', { pageSize: 1, pageToken: page.nextPageToken });
+      const nextShape = listShape(next.result, next.answer);
+      if (nextShape.status === 'fail') return fail(`the next page: ${nextShape.detail}`);
+      const second = (next.result as { tasks: { id: string }[] }).tasks;
+      if (second.length !== 1 || second[0]?.id === page.tasks[0]?.id)
+        return fail(`the next page repeats or lacks a task: ${JSON.stringify(second.map((t) => t.id))}`);
+      return pass(`${page.totalSize} tasks, two pages read`);
     }),
   },
   {
