@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 
@@ -29,6 +30,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, handler: FetchH
   if (!response) return; // hangs: the connection stays open until the server closes it
   res.writeHead(response.status, Object.fromEntries(response.headers));
   const reader = response.body?.getReader();
-  for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) res.write(next.value);
+  for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
+    // An endless body (the hostile-server tests) stops when the client goes; writes wait for the socket to drain.
+    if (res.destroyed) return void (await reader?.cancel());
+    if (!res.write(next.value)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
   res.end();
 }
