@@ -1,6 +1,6 @@
 import type { Check, Verdict } from './check.js';
 import { ALL_CHECKS } from './checks/all-checks.js';
-import { type CheckOptions, createContext, type Interface } from './context.js';
+import { type CheckOptions, createContext, forCheck, type Interface } from './context.js';
 import { discover } from './discover.js';
 import { NoAnswer } from './http.js';
 import { type CheckResult, type Report, summarize } from './report.js';
@@ -28,15 +28,14 @@ export async function checkAgent(
       durationMs: Math.round(performance.now() - started),
     };
   }
-  let current: AbortController | undefined;
-  const ctx = createContext(found, interfacesOf(found.card), options, () => current?.signal);
+  const ctx = createContext(found, interfacesOf(found.card), options);
   ctx.shared.set('card.anonymousStatus', found.anonymousStatus);
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
     options.onProgress?.({ index, total: checks.length, id: check.id });
-    current = new AbortController();
+    const abort = new AbortController();
     const t0 = performance.now();
-    const verdict = await runBounded(check, ctx, current, timeoutMs);
+    const verdict = await runBounded(check, forCheck(ctx, abort.signal), abort, timeoutMs);
     results.push({
       id: check.id,
       area: check.area,

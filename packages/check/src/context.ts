@@ -60,7 +60,6 @@ export function createContext(
   found: { cardUrl: string; card: Record<string, unknown>; answer: Answer },
   interfaces: Interface[],
   options: CheckOptions,
-  signal: () => AbortSignal | undefined,
 ): CheckContext {
   const resolved = { ...options, timeoutMs: options.timeoutMs ?? 10_000, hostile: options.hostile ?? false };
   return {
@@ -81,7 +80,17 @@ export function createContext(
       const headers: Record<string, string> = {};
       if (probe.version !== null) headers['A2A-Version'] = probe.version ?? '1.0';
       Object.assign(headers, probe.anonymous ? {} : options.headers, probe.headers);
-      return request(url, { ...probe, headers, timeoutMs: resolved.timeoutMs, signal: signal() });
+      return request(url, { ...probe, headers, timeoutMs: resolved.timeoutMs });
     },
   };
+}
+
+/**
+ * The context one check runs with: its calls carry the check's own signal, so a check stopped for taking too long
+ * cannot go on calling the agent beside the next one (every later call of it fails at once).
+ */
+export function forCheck(ctx: CheckContext, signal: AbortSignal): CheckContext {
+  return Object.assign(Object.create(ctx) as CheckContext, {
+    call: (url: string, probe: CallProbe) => ctx.call(url, { ...probe, signal }),
+  });
 }

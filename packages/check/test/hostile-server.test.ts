@@ -1,5 +1,7 @@
 import type { Listening } from '@a2a/adapter-testsuite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createContext, forCheck } from '../src/context.js';
+import { NoAnswer } from '../src/http.js';
 import { checkAgent } from '../src/index.js';
 import { galleryHandler } from './broken-agents.js';
 import { type FetchHandler, serveFetch } from './fetch-server.js';
@@ -77,5 +79,43 @@ describe('a hostile server', () => {
       status: 'fail',
       detail: expect.stringMatching(/^the JWKS at http:\/\/127\.0\.0\.1:\d+\/jwks\.json: HTTP 200 \{"keys":\[/),
     });
+  });
+
+  it('a card listing many hanging interfaces: the check is stopped after its budget and calls nothing more', async () => {
+    let calls = 0;
+    const hang = await serveFetch(async () => {
+      calls++;
+      return undefined;
+    });
+    try {
+      const a2a = galleryHandler();
+      for (let i = 0; i < 20; i++)
+        a2a.addInterface({ url: `${hang.url}/${i}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+      const url = await serve((request) => a2a.fetch(request));
+      const report = await checkAgent(url, { timeoutMs: 200 });
+      expect(report.results.find((r) => r.id === 'card.interfaces-reachable')).toMatchObject({
+        status: 'fail',
+        detail: 'no answer within 0.8 s',
+      });
+      // Four calls fit in the budget (a fifth may have started).
+      expect(calls).toBeLessThanOrEqual(5);
+    } finally {
+      await hang.close();
+    }
+  });
+
+  it("a stopped check's later calls fail at once and never reach the agent", async () => {
+    let calls = 0;
+    const url = await serve(async () => {
+      calls++;
+      return new Response('{}');
+    });
+    const found = { cardUrl: `${url}/card.json`, card: {}, answer: {} as never };
+    const abort = new AbortController();
+    const ctx = forCheck(createContext(found, [], {}), abort.signal);
+    expect((await ctx.call(url, {})).status).toBe(200);
+    abort.abort();
+    await expect(ctx.call(url, {})).rejects.toThrow(new NoAnswer('stopped', true));
+    expect(calls).toBe(1);
   });
 });

@@ -26,13 +26,13 @@ async function anonymousCalls(ctx: CheckContext): Promise<{ binding: string; ans
   return out;
 }
 
-const calls = new WeakMap<CheckContext, Promise<{ binding: string; answer: Answer }[]>>();
+const calls = new WeakMap<CheckContext['shared'], Promise<{ binding: string; answer: Answer }[]>>();
 /** Both security checks read the same anonymous answers: asked once per run. */
 const anonymous = (ctx: CheckContext) => {
-  const known = calls.get(ctx);
+  const known = calls.get(ctx.shared);
   if (known) return known;
   const answers = anonymousCalls(ctx);
-  calls.set(ctx, answers);
+  calls.set(ctx.shared, answers);
   return answers;
 };
 
