@@ -62,29 +62,36 @@ function streamOf(req: IncomingMessage, res: ServerResponse): ReadableStream<Uin
   res.once('finish', () => {
     if (!req.readableEnded) discard();
   });
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      onData = (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) req.pause();
-      };
-      req.on('data', onData);
-      req.once('end', () => {
-        if (settled) return;
-        settled = true;
-        controller.close();
-      });
-      // `on`, not `once`: an error after the first (a reset while discarding) must not go unhandled.
-      req.on('error', (error) => {
-        if (settled) return;
-        settled = true;
-        controller.error(error);
-      });
+  // Node's stream is listened to at the first read, not when the Web stream is made: a handler that never reads the
+  // body (one that answers `undefined` for a path not its own: the playground before the agent, a parser after it)
+  // must leave every byte where the next reader finds it. A high-water mark of 0 makes `pull` wait for a read.
+  const listen = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    onData = (chunk: Buffer) => {
+      if (settled) return;
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if ((controller.desiredSize ?? 1) <= 0) req.pause();
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      controller.close();
+    });
+    // `on`, not `once`: an error after the first (a reset while discarding) must not go unhandled.
+    req.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      controller.error(error);
+    });
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!onData) listen(controller);
+        req.resume();
+      },
+      cancel: discard,
     },
-    pull() {
-      req.resume();
-    },
-    cancel: discard,
-  });
+    { highWaterMark: 0 },
+  );
 }
