@@ -48,18 +48,9 @@ const rounds = Number(values.rounds);
 const perSlice = Number(values.requests);
 const connections = Number(values.connections);
 const allocWindow = Number(values.alloc);
-const { echoExecutor } = await import(pathToFileURL(resolve(root, 'apps/bench/dist/echo-agent.js')).href);
-
-const card = {
-  name: 'Bench Echo Agent',
-  description: 'Echoes user text; used only for loopback performance measurements.',
-  version: '1.0.0',
-  provider: { organization: 'a2a bench', url: 'http://127.0.0.1/' },
-  capabilities: { streaming: true, pushNotifications: false },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the user text back.', tags: ['bench'] }],
-};
+const { benchCard: card, echoExecutor } = await import(
+  pathToFileURL(resolve(root, 'apps/bench/dist/echo-agent.js')).href
+);
 
 async function serve(dist, port) {
   const core = await import(pathToFileURL(resolve(root, dist, 'index.js')).href);

@@ -7,7 +7,7 @@ import {
   type PushConfigStore,
   type TaskStore,
 } from '@a2a/core';
-import { echoExecutor } from './echo-agent.js';
+import { benchCard, echoExecutor } from './echo-agent.js';
 
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const CARD_PATH = '/.well-known/agent-card.json';
@@ -27,25 +27,6 @@ export interface BenchOptions {
   /** A durable store (`A2A_DATABASE_URL`, see main.ts) instead of the in-memory one. */
   durable?: { taskStore: TaskStore & PushConfigStore; coordinator: ExecutionCoordinator | undefined } | undefined;
 }
-
-export const benchCard = {
-  name: 'Bench Echo Agent',
-  description: 'Echoes user text; used only for loopback performance measurements.',
-  version: '1.0.0',
-  provider: { organization: 'a2a bench', url: 'http://127.0.0.1/' },
-  capabilities: { streaming: true, pushNotifications: false },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [
-    {
-      id: 'echo',
-      name: 'Echo',
-      description: 'Echoes the user text back.',
-      tags: ['bench'],
-      examples: ['hello', 'stream:10', 'message:hi'],
-    },
-  ],
-};
 
 /** Our A2A handler with the echo agent: JSON-RPC at /a2a/jsonrpc (no REST binding), card at the well-known path. */
 export function createBenchA2A(options: BenchOptions = {}): A2AHttpHandler {

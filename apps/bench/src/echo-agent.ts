@@ -45,3 +45,23 @@ function firstText(message: Message): string {
   for (const part of message.parts) if (part.text !== undefined) return part.text;
   return '';
 }
+
+/** The echo agent's card (also read by scripts/per-request.mjs, which loads no core of its own). */
+export const benchCard = {
+  name: 'Bench Echo Agent',
+  description: 'Echoes user text; used only for loopback performance measurements.',
+  version: '1.0.0',
+  provider: { organization: 'a2a bench', url: 'http://127.0.0.1/' },
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [
+    {
+      id: 'echo',
+      name: 'Echo',
+      description: 'Echoes the user text back.',
+      tags: ['bench'],
+      examples: ['hello', 'stream:10', 'message:hi'],
+    },
+  ],
+};

@@ -4,7 +4,8 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { benchCard, JSONRPC_PATH, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+import { JSONRPC_PATH, MEM_PATH, memFigures, RAW_PATH, rawEcho } from '../bench-a2a.js';
+import { benchCard } from '../echo-agent.js';
 import { SdkEchoExecutor } from '../sdk-echo-agent.js';
 import { listen } from './listen.js';
 
