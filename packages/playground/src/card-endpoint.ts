@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from '@a2a/core/internal';
 import type { AgentScopes } from './agent-scope.js';
 import { type CardReport, checkSignature, signatureJku, validateCard } from './card-check.js';
-import { type CardMiss, cardLocations, noCardMessage } from './card-location.js';
+import { findCard, noCardMessage } from './card-location.js';
 import { isA2AContentType, userHeaders } from './forward-headers.js';
 import { isObject } from './json-object.js';
 import { json, readRequestBody } from './limits.js';
@@ -46,7 +46,7 @@ export async function cardEndpoint(
   if ('card' in input) return json(200, await report(url, input.card, input.jwks));
   if (!remote || !scopes) return json(403, { error: 'Remote agents are disabled on this playground (remote: false)' });
   try {
-    const { cardUrl, card } = await findCard(remote, remote.check(url), headerRecord(input.headers));
+    const { cardUrl, card } = await remoteCard(remote, remote.check(url), headerRecord(input.headers));
     scopes.remember(cardUrl, card);
     // The report names the card's own URL (an address typed resolves to its well-known card): the page's proxy calls
     // then name it as the card, and the scopes above are kept under it.
@@ -73,34 +73,24 @@ export async function cardEndpoint(
 }
 
 /**
- * The card of what was typed (see {@link cardLocations}): the first URL that answers a JSON object. Refusals, timeouts
- * and unreachable agents end the search (the next URL is on the same origin); when every URL missed, the error names
- * each with its answer.
+ * The card of what was typed (see {@link findCard}). Refusals, timeouts and unreachable agents end the search (the
+ * next URL is on the same origin); when every URL missed, the error names each with its answer.
  */
-async function findCard(
+async function remoteCard(
   remote: RemoteAgents,
   typed: URL,
   headers: Record<string, string>,
 ): Promise<{ cardUrl: URL; card: unknown }> {
-  const locations = cardLocations(typed);
-  const misses: CardMiss[] = [];
-  for (const [i, cardUrl] of locations.entries()) {
-    const last = i === locations.length - 1;
-    let card: unknown;
+  const found = await findCard(typed, async (cardUrl, alone) => {
     try {
-      card = await remote.fetchJson(cardUrl.href, userHeaders(headers), 'agent card', { trusted: true });
+      return { card: await remote.fetchJson(cardUrl.href, userHeaders(headers), 'agent card', { trusted: true }) };
     } catch (error) {
-      if (!(error instanceof RefusedTargetError) || !error.miss || (last && misses.length === 0)) throw error;
-      misses.push({ url: cardUrl.href, miss: error.miss });
-      if (last) throw new RefusedTargetError(noCardMessage(misses), 502);
-      continue;
+      if (error instanceof RefusedTargetError && error.miss && !alone) return { miss: error.miss };
+      throw error;
     }
-    // JSON that is not an object is no card either, unless nothing else is left to show (the checks then say why).
-    if (isObject(card) || (last && misses.length === 0)) return { cardUrl, card };
-    misses.push({ url: cardUrl.href, miss: 'is not a JSON object' });
-    if (last) throw new RefusedTargetError(noCardMessage(misses), 502);
-  }
-  throw new RefusedTargetError(noCardMessage(misses), 502); // unreachable: the last location returns or throws
+  });
+  if ('misses' in found) throw new RefusedTargetError(noCardMessage(found.misses), 502);
+  return found;
 }
 
 async function report(url: string, card: unknown, jwks: unknown, jwksProblem?: string): Promise<CardReport> {

@@ -1,4 +1,4 @@
-import { type CardMiss, cardLocations, noCardMessage } from '../src/card-location.js';
+import { type CardAttempt, findCard, noCardMessage } from '../src/card-location.js';
 import type { CardReport } from './card-pane.js';
 import type { WireLog } from './wire-log.js';
 
@@ -47,7 +47,7 @@ export function typedUrl(typed: string): URL {
 
 /**
  * Same-origin: the page fetches the card (and its JWKS) itself and the server checks it; else the server fetches. An
- * agent's address finds its card as the server's does ({@link cardLocations}).
+ * agent's address finds its card as the server's does ({@link findCard}).
  */
 export async function fetchCard(api: PlaygroundApi, url: string, headers: Record<string, string>): Promise<CardReport> {
   const target = typedUrl(url);
@@ -64,37 +64,35 @@ export async function fetchCard(api: PlaygroundApi, url: string, headers: Record
   return json;
 }
 
-/** The first of the typed URL's card locations that answers a JSON object (the last one's answer in any case). */
+/** The typed URL's card, fetched by the page itself and logged on the wire (see {@link findCard}). */
 async function ownCard(
   api: PlaygroundApi,
   typed: URL,
   headers: Record<string, string>,
 ): Promise<{ cardUrl: URL; card: unknown }> {
-  const locations = cardLocations(typed);
-  const misses: CardMiss[] = [];
-  for (const [i, cardUrl] of locations.entries()) {
-    const alone = i === locations.length - 1 && misses.length === 0; // its own error, as before addresses were read
+  const found = await findCard(typed, async (cardUrl, alone) => {
     api.wire.add({ kind: 'request', method: 'GET', url: cardUrl.href, headers });
     const response = await fetch(cardUrl, { headers: { accept: 'application/json', ...headers } });
     const text = await response.text();
     api.wire.add({ kind: 'response', status: response.status, url: cardUrl.href, body: text });
-    let card: unknown;
-    let miss: string | undefined;
-    if (!response.ok) miss = `answered ${response.status}`;
+    let attempt: CardAttempt;
+    if (!response.ok) attempt = { miss: `answered ${response.status}` };
     else {
       try {
-        card = JSON.parse(text);
-        if (!alone && (typeof card !== 'object' || card === null || Array.isArray(card))) miss = 'is not a JSON object';
+        attempt = { card: JSON.parse(text) };
       } catch {
-        miss = 'is not JSON';
+        attempt = { miss: 'is not JSON' };
       }
     }
-    if (miss === undefined) return { cardUrl, card };
-    if (alone)
-      throw new Error(miss === 'is not JSON' ? 'The agent card is not JSON' : `The agent card request was ${miss}`);
-    misses.push({ url: cardUrl.href, miss });
-  }
-  throw new Error(noCardMessage(misses));
+    // A single card URL keeps its own error, as before addresses were read.
+    if (alone && 'miss' in attempt)
+      throw new Error(
+        attempt.miss === 'is not JSON' ? 'The agent card is not JSON' : `The agent card request was ${attempt.miss}`,
+      );
+    return attempt;
+  });
+  if ('misses' in found) throw new Error(noCardMessage(found.misses));
+  return found;
 }
 
 /** The JWKS a same-origin card's signature names (`jku`), fetched by the page. */
