@@ -12,11 +12,12 @@ import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
 const BIN = fileURLToPath(new URL('../../../packages/check/dist/cli.js', import.meta.url));
 if (!existsSync(BIN) && process.env.CI) throw new Error(`CI=true but ${BIN} is not built`);
 
-// `a2a-check` against the SUT on every adapter: no MUST check fails (the same command CI runs against it).
+// `a2a-check` against the SUT on every adapter, with its gRPC listener: no MUST check fails (the same command CI
+// runs against it).
 describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
   let sut: RunningSut;
   beforeAll(async () => {
-    sut = await startSut({ adapter, port: 0 });
+    sut = await startSut({ adapter, port: 0, grpcPort: 0 });
   });
   afterAll(() => sut.close());
 
@@ -30,6 +31,11 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
     const failed = report.results.filter((r) => r.status === 'fail' && r.level === 'MUST');
     expect(failed, formatReport(report)).toEqual([]);
     expect(report.results.filter((r) => r.area === 'send').every((r) => r.status === 'skip')).toBe(true);
+    // Its gRPC listener (in the card) is checked too: every gRPC check but the --send one ran.
+    const grpc = report.results.filter((r) => r.area === 'grpc');
+    expect(grpc.filter((r) => r.status === 'pass').map((r) => r.id)).toEqual(
+      grpc.map((r) => r.id).filter((id) => id !== 'grpc.streaming'),
+    );
     expect(await taskCount()).toBe(0);
   });
 
@@ -46,6 +52,7 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
       'send.cancel',
     ]);
     expect(ran('hostile')).toHaveLength(4);
+    expect(ran('grpc')).toContain('grpc.streaming');
     expect(await taskCount()).toBeGreaterThan(0);
   });
 

@@ -1,5 +1,6 @@
 import { A2A_ERRORS, type A2AErrorType } from '@a2a/core/errors';
 import { fail, pass, type Verdict } from '../check.js';
+import type { GrpcAnswer } from '../grpc/grpc-call.js';
 import type { Answer } from '../http.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -86,4 +87,47 @@ export function expectRestError(answer: Answer, type: A2AErrorType): Verdict {
 
 function named(errors: A2AErrorType[]): string {
   return errors.map((e) => `${A2A_ERRORS[e].code} ${e}`).join(' or ');
+}
+
+/** Short description of how a gRPC call ended, for a failure message. */
+export function describedGrpc(answer: GrpcAnswer): string {
+  if (answer.code === 0) {
+    const body = JSON.stringify(answer.result ?? answer.events ?? {});
+    return `OK ${body.length > 160 ? `${body.slice(0, 160)}…` : body}`;
+  }
+  const message = answer.message.length > 160 ? `${answer.message.slice(0, 160)}…` : answer.message;
+  return `${answer.codeName}${message ? ` "${message}"` : ''}`;
+}
+
+/** The v1.0.0 table's gRPC code for errors whose code v1.0.1 changed to FAILED_PRECONDITION. */
+const V100_GRPC: Partial<Record<A2AErrorType, string>> = {
+  VersionNotSupported: 'UNIMPLEMENTED',
+  UnsupportedOperation: 'UNIMPLEMENTED',
+  PushNotificationNotSupported: 'UNIMPLEMENTED',
+};
+
+/**
+ * A gRPC error (spec §10.6): the status code from §5.4, and for A2A errors a `google.rpc.ErrorInfo` in the status
+ * details (`grpc-status-details-bin`) with the reason and domain `a2a-protocol.org`.
+ */
+export function expectGrpcError(answer: GrpcAnswer, type: A2AErrorType): Verdict {
+  const entry = A2A_ERRORS[type];
+  if (answer.codeName !== entry.grpc) {
+    const old =
+      V100_GRPC[type] === answer.codeName ? ` (${answer.codeName} is the v1.0.0 table's; v1.0.1 §5.4 changed it)` : '';
+    return fail(`expected ${entry.grpc} ${type}, got ${describedGrpc(answer)}${old}`);
+  }
+  if (entry.code <= -32001 && entry.code >= -32099) {
+    if (answer.detailsError) return fail(answer.detailsError);
+    const info = answer.details?.errorInfo;
+    if (!info)
+      return fail(
+        `no google.rpc.ErrorInfo in the status details (grpc-status-details-bin; §10.6 MUST for A2A errors; reason ${entry.reason})`,
+      );
+    if (info.reason !== entry.reason)
+      return fail(`ErrorInfo.reason is ${JSON.stringify(info.reason)}, expected ${entry.reason}`);
+    if (info.domain !== 'a2a-protocol.org')
+      return fail(`ErrorInfo.domain is ${JSON.stringify(info.domain)}, expected a2a-protocol.org`);
+  }
+  return pass(describedGrpc(answer));
 }

@@ -15,7 +15,9 @@ interface SentTask {
 
 const TASK_KEY = 'send.task';
 
-const userMessage = (text: string) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+export const userMessage = (text: string) => ({
+  message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+});
 
 /** The part of a core schema read here (its field-named issues). */
 interface Schema {
@@ -158,7 +160,7 @@ export const SEND_CHECKS: Check[] = [
 
 /** §11.7: first a Task (or a single Message), then status/artifact updates of that task (a final Task snapshot may come). */
 function streamOrder(events: string[], binding: Outcome['binding']): Verdict {
-  const payloads: Record<string, { id?: string; taskId?: string }>[] = [];
+  const payloads: unknown[] = [];
   for (const [i, data] of events.entries()) {
     let value: unknown;
     try {
@@ -168,10 +170,23 @@ function streamOrder(events: string[], binding: Outcome['binding']): Verdict {
     }
     const payload = binding === 'JSONRPC' ? (value as { result?: unknown }).result : value;
     if (payload === undefined) return fail(`event ${i + 1} carries no result: ${data.slice(0, 160)}`);
+    payloads.push(payload);
+  }
+  return streamResponses(payloads);
+}
+
+/**
+ * A stream's StreamResponses (any binding, §3.1.2): each valid, a Task first (or one Message alone), then updates of
+ * that task.
+ */
+export function streamResponses(values: unknown[]): Verdict {
+  const payloads: Record<string, { id?: string; taskId?: string }>[] = [];
+  for (const [i, payload] of values.entries()) {
     const wrong = problems(StreamResponseSchema, payload);
     if (wrong) return fail(`event ${i + 1} is not a StreamResponse: ${wrong}`);
     payloads.push(payload as Record<string, { id?: string; taskId?: string }>);
   }
+  if (payloads.length === 0) return fail('the stream closed without an event');
   const [first, ...rest] = payloads;
   if (first?.message) return rest.length === 0 ? pass('one Message') : fail('events came after the single Message');
   if (!first?.task) return fail(`the first event is ${Object.keys(first ?? {}).join(',')}, expected task or message`);
