@@ -56,6 +56,15 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
     expect(await taskCount()).toBeGreaterThan(0);
   });
 
+  it('--binding grpc --send: the round trip over gRPC alone passes every check', async () => {
+    const report = await checkAgent(sut.url, { timeoutMs: 5000, send: 'hello', binding: 'grpc' });
+    const failed = report.results.filter((r) => r.status === 'fail');
+    expect(failed, formatReport(report)).toEqual([]);
+    const send = report.results.filter((r) => r.area === 'send');
+    expect(send.map((r) => [r.id, r.status])).toEqual(send.map((r) => [r.id, 'pass']));
+    expect(report.results.find((r) => r.id === 'jsonrpc.list-tasks')?.status).toBe('skip');
+  });
+
   it.runIf(existsSync(BIN))('the a2a-check command exits 0 and writes a JUnit report without a <failure>', async () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'a2a-check-sut-')), 'report.xml');
     // Asynchronously: the SUT answers from this process.

@@ -8,7 +8,7 @@ const grpcResults = (report: Awaited<ReturnType<typeof checkAgent>>) =>
   report.results.filter((r) => r.area === 'grpc').map((r) => [r.id, r.status]);
 
 describe('the gRPC binding (an agent that serves @a2a/grpc beside HTTP)', () => {
-  it('every gRPC check runs and passes, --send included; --binding grpc narrows to it', async () => {
+  it('every gRPC check runs and passes; --binding grpc narrows to it, and --send sends over gRPC', async () => {
     const agent = await grpcGalleryAgent();
     try {
       const report = await checkAgent(agent.url, { send: 'hello', timeoutMs: 5000, binding: 'grpc' });
@@ -24,6 +24,9 @@ describe('the gRPC binding (an agent that serves @a2a/grpc beside HTTP)', () => 
         ['grpc.streaming', 'pass'],
       ]);
       expect(report.results.find((r) => r.id === 'jsonrpc.parse-error')?.status).toBe('skip');
+      // The round trip over gRPC, the one binding the run checks (the gallery agent answers Messages: no task to read).
+      const send = report.results.filter((r) => r.area === 'send' && r.status === 'pass').map((r) => r.id);
+      expect(send).toEqual(['send.message', 'send.streaming']);
       expect(report.results.find((r) => r.id === 'capabilities.push-refused')?.detail).toBe(
         'GRPC ListTaskPushNotificationConfigs',
       );

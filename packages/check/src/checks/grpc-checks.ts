@@ -134,7 +134,7 @@ export const GRPC_CHECKS: Check[] = [
       const answer = await ctx.grpc(iface, 'ListTasks', {}, { implicit: true });
       if (answer.code !== 0) return fail(`expected a ListTasksResponse, got ${describedGrpc(answer)}`);
       if (answer.undecodable) return fail(answer.undecodable);
-      return listShape(answer.result, { status: 200, text: JSON.stringify(answer.result), headers: new Headers() });
+      return listShape(answer.result, describedGrpc(answer));
     }),
   },
   {
