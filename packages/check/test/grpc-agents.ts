@@ -56,6 +56,20 @@ export const notFoundAsInternal =
     return implementation;
   };
 
+/** A unary method whose NOT_FOUND errors end without `grpc-status-details-bin` (code and message kept). */
+const withoutDetails =
+  (method: string) =>
+  (implementation: Implementation): Implementation => {
+    const original = implementation[method] as grpc.handleUnaryCall<unknown, unknown>;
+    implementation[method] = ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+      original(call, (error, value) =>
+        error?.code === grpc.status.NOT_FOUND
+          ? callback({ code: error.code, details: error.details ?? '' })
+          : callback(error, value),
+      )) as grpc.handleUnaryCall<unknown, unknown>;
+    return implementation;
+  };
+
 /** The gallery's gRPC defects: each caught by the one check meant for it. */
 export const GRPC_BROKEN_AGENTS: BrokenAgent[] = [
   {
@@ -96,6 +110,12 @@ export const GRPC_BROKEN_AGENTS: BrokenAgent[] = [
     caughtBy: 'grpc.task-not-found.get',
     message: /expected NOT_FOUND TaskNotFound, got INTERNAL "Internal error"/,
     start: () => brokenGrpcAgent(notFoundAsInternal('GetTask')),
+  },
+  {
+    defect: 'gRPC GetTask NOT_FOUND without the ErrorInfo detail (no grpc-status-details-bin)',
+    caughtBy: 'grpc.task-not-found.get',
+    message: /no google\.rpc\.ErrorInfo in the status details \(grpc-status-details-bin\) \(§10\.6 MUST/,
+    start: () => brokenGrpcAgent(withoutDetails('GetTask')),
   },
   {
     defect: 'gRPC CancelTask of an unknown id ends with INTERNAL instead of NOT_FOUND',
