@@ -6,6 +6,7 @@ import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { SendMessageConfiguration } from '../schemas/requests.js';
 import type { Artifact, Task, TaskState, TaskStatus } from '../schemas/task.js';
+import { createOwned } from '../store/in-memory-task-store.js';
 import type { PushConfigStore } from '../store/task-store.js';
 import {
   ConcurrentModificationError,
@@ -462,7 +463,9 @@ export class Execution implements AgentContext {
     const { store, pushStore, owner, pushConfig } = this.init;
     let stored: StoredTask;
     try {
-      stored = await store.create(this.newTask(), owner);
+      // The in-memory store without an `await` and without copying the new task twice.
+      const task = this.newTask();
+      stored = createOwned(store, task, owner) ?? (await store.create(task, owner));
     } catch (error) {
       // The task could not be stored (e.g. the database is down): the waiting caller gets the error, not a hang.
       this.rejectFirst(toA2AError(error));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTask } from '../task-state.js';
-import { InMemoryTaskStore } from './in-memory-task-store.js';
+import { createOwned, InMemoryTaskStore } from './in-memory-task-store.js';
 import { ConcurrentModificationError, InvalidPageTokenError } from './task-store.js';
 
 const msg = { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ text: 'x' }] };
@@ -159,5 +159,31 @@ describe('InMemoryTaskStore', () => {
     await store.deletePushConfig('t', 'p');
     await store.deletePushConfig('t', 'p');
     expect(await store.getPushConfig('t', 'p')).toBeUndefined();
+  });
+
+  it("creates synchronously for the engine, answering with the caller's task while storing its own copy", async () => {
+    const store = new InMemoryTaskStore();
+    const mine = task('t');
+    const stored = createOwned(store, mine, 'o');
+    expect(stored?.task).toBe(mine);
+    expect(stored?.version).toBe(1);
+    await store.append('t', 1, working());
+    expect(mine.status.state).toBe('TASK_STATE_SUBMITTED'); // the store applies events to its copy
+    expect((await store.get('t', 'o'))?.task.status.state).toBe('TASK_STATE_WORKING');
+    expect(() => createOwned(store, task('t'), 'o')).toThrow(/already exists/);
+  });
+
+  it('leaves a store whose create is overridden to its own create', async () => {
+    let created = 0;
+    class Counting extends InMemoryTaskStore {
+      override async create(...args: Parameters<InMemoryTaskStore['create']>) {
+        created++;
+        return super.create(...args);
+      }
+    }
+    const store = new Counting();
+    expect(createOwned(store, task('t'), 'o')).toBeUndefined();
+    expect(created).toBe(0);
+    expect(await store.get('t')).toBeUndefined();
   });
 });
