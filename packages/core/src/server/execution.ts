@@ -6,7 +6,7 @@ import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { SendMessageConfiguration } from '../schemas/requests.js';
 import type { Artifact, Task, TaskState, TaskStatus } from '../schemas/task.js';
-import { createOwned } from '../store/in-memory-task-store.js';
+import { appendNow, createOwned } from '../store/in-memory-task-store.js';
 import type { PushConfigStore } from '../store/task-store.js';
 import {
   ConcurrentModificationError,
@@ -491,13 +491,20 @@ export class Execution implements AgentContext {
   private appendEvent(event: TaskEvent, value: unknown = RECORD): Promise<unknown> {
     // The write that lands at once (nearly all) without an async frame; a refused one goes on in the retry loop
     // (docs/performance.md, "Hot-path tricks").
-    let written: Promise<TaskEventRecord>;
+    let now: TaskEventRecord | undefined;
+    let written: Promise<TaskEventRecord> | undefined;
     try {
-      written = this.init.store.append(this.taskId, this.version, event);
+      // The in-memory store synchronously: no async frame of its own and no `then` job after it.
+      now = appendNow(this.init.store, this.taskId, this.version, event);
+      if (!now) written = this.init.store.append(this.taskId, this.version, event);
     } catch (error) {
       return this.appendRetrying(event, error, value);
     }
-    return written.then(
+    if (now) {
+      this.appended(event, now);
+      return Promise.resolve(value === RECORD ? now : value);
+    }
+    return (written as Promise<TaskEventRecord>).then(
       (record) => {
         this.appended(event, record);
         return value === RECORD ? record : value;

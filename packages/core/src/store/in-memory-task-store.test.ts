@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTask } from '../task-state.js';
-import { createOwned, InMemoryTaskStore } from './in-memory-task-store.js';
+import { appendNow, createOwned, InMemoryTaskStore } from './in-memory-task-store.js';
 import { ConcurrentModificationError, InvalidPageTokenError } from './task-store.js';
 
 const msg = { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ text: 'x' }] };
@@ -185,5 +185,21 @@ describe('InMemoryTaskStore', () => {
     expect(createOwned(store, task('t'), 'o')).toBeUndefined();
     expect(created).toBe(0);
     expect(await store.get('t')).toBeUndefined();
+  });
+
+  it('appends synchronously for the engine, throwing what append rejects with, unless append is overridden', async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(task('t'), 'o');
+    expect(appendNow(store, 't', 1, working())).toMatchObject({ seq: 2, state: 'TASK_STATE_WORKING' });
+    expect(() => appendNow(store, 't', 1, done())).toThrow(ConcurrentModificationError);
+    class Overridden extends InMemoryTaskStore {
+      override append(...args: Parameters<InMemoryTaskStore['append']>) {
+        return super.append(...args);
+      }
+    }
+    const other = new Overridden();
+    await other.create(task('u'), 'o');
+    expect(appendNow(other, 'u', 1, working())).toBeUndefined();
+    expect((await other.get('u'))?.version).toBe(1);
   });
 });

@@ -31,6 +31,7 @@ export interface InMemoryTaskStoreOptions {
 }
 
 const CREATE_OWNED = Symbol('a2a.createOwned');
+const APPEND_NOW = Symbol('a2a.appendNow');
 
 interface Entry {
   task: Task;
@@ -134,6 +135,11 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   }
 
   async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
+    return this[APPEND_NOW](taskId, expectedVersion, event);
+  }
+
+  /** {@link append}'s work, synchronous: the engine's path through {@link appendNow}. */
+  [APPEND_NOW](taskId: string, expectedVersion: number, event: TaskEvent): TaskEventRecord {
     const entry = this.tasks.get(taskId);
     if (!entry) throw new Error(`Task ${taskId} does not exist`);
     if (entry.version !== expectedVersion)
@@ -331,6 +337,23 @@ const ownCreate = InMemoryTaskStore.prototype.create;
 export function createOwned(store: TaskStore, task: Task, owner: TaskOwner): StoredTask | undefined {
   return store instanceof InMemoryTaskStore && store.create === ownCreate
     ? store[CREATE_OWNED](task, owner)
+    : undefined;
+}
+
+const ownAppend = InMemoryTaskStore.prototype.append;
+
+/**
+ * `store.append(...)` done synchronously when `store` is an in-memory store whose `append` is its own (throws as
+ * `append` rejects); `undefined` when it cannot, and then nothing was written.
+ */
+export function appendNow(
+  store: TaskStore,
+  taskId: string,
+  expectedVersion: number,
+  event: TaskEvent,
+): TaskEventRecord | undefined {
+  return store instanceof InMemoryTaskStore && store.append === ownAppend
+    ? store[APPEND_NOW](taskId, expectedVersion, event)
     : undefined;
 }
 
