@@ -2,9 +2,9 @@
 // bundles each entry of package.json `exports` (its `@a2a/source` file) into the file its `import` condition names,
 // with code splitting, so every module lives in exactly one file (the entries share chunks under dist/chunks/: one
 // A2AError class whichever entry it is imported from), and a dynamic `import()` (the legacy wires, the dialects,
-// card signing) becomes a chunk that loads at first use. Dependencies stay external: users compose our Zod schemas
-// with their own `zod`. Why: Node's ESM loader costs 0.5-1 ms CPU per file at start-up (docs/performance.md,
-// "Footprint"), so what an entry loads at start-up is one chunk per group below, not one file per module.
+// card signing) becomes a chunk that loads at first use. Dependencies stay external, but `zod` (INLINED below).
+// Why: Node's ESM loader costs 0.5-1 ms CPU per file at start-up (docs/performance.md, "Footprint"), so what an
+// entry loads at start-up is one chunk per group below, not one file per module.
 // For a dual package (its entries have a `require` condition) the same module graph, split into the same chunks, is
 // also written as CommonJS under dist/cjs/ (`require` files mirror `import` ones): one copy of the code in ~15 files
 // rather than tsc's unbundled per-module copy (151 files, twice the bytes installed: docs/performance.md, "Install
@@ -73,7 +73,13 @@ const staticImports = {
   },
 };
 
-const dependencies = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
+/**
+ * Packages bundled into our files rather than loaded from node_modules: Zod, tree-shaken (~0.2 MB per format against
+ * its 6.3 MB install), so that the engine's refusals and the v0.3 readers run without `zod` installed. Core lists it
+ * as an optional peer, for the types of `@a2a/core/schemas` (docs/performance.md, "Install size (issue 39)").
+ */
+const INLINED = new Set(['zod']);
+const dependencies = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).filter((name) => !INLINED.has(name));
 const bundle = await rolldown({
   input,
   platform: 'node',

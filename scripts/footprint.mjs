@@ -3,7 +3,7 @@
 // install into a fresh project), next to the official SDK on Express. Figures go to docs/performance.md
 // ("Footprint").
 //   node scripts/footprint.mjs [--runs 15] [--sdk] [--root DIR] [--before DIR] [--first-request]
-//   node scripts/footprint.mjs --install [--root DIR]
+//   node scripts/footprint.mjs --install [--root DIR] [--before DIR]
 // --install measures install size only (no cold starts): for each adapter a fresh project with core, the adapter and
 // its framework, next to the framework alone and to @a2a-js/sdk 1.3.0 + express 5 (the SDK's Express server), each
 // as `du` sees node_modules: apparent bytes (`du -sb`) and allocated on disk (`du -sB1`, what `du -sh` shows), with
@@ -170,7 +170,12 @@ const work = mkdtempSync(join(tmpdir(), 'a2a-footprint-'));
  * on Express; prints their node_modules sizes, the ratio to the SDK's, and the packages behind the difference.
  */
 function installSizes() {
-  const tarballs = packPackages(join(work, 'tarballs'), ['core', ...ADAPTERS.map((a) => a.dir)], values.root);
+  // This checkout (or --root) and, with --before, a second one, in the same run.
+  const checkouts = [['after', values.root], ...(values.before ? [['before', values.before]] : [])];
+  const packed = checkouts.map(([label, root]) => [
+    label,
+    packPackages(join(work, `tarballs-${label}`), ['core', ...ADAPTERS.map((a) => a.dir)], root),
+  ]);
   const size = (dir) => ({ apparent: du(join(dir, 'node_modules')), disk: du(join(dir, 'node_modules'), true) });
   const both = (n, digits = 1) => `${mb(n.apparent, digits)} / ${mb(n.disk, digits)}`;
   const sdkDir = join(work, 'sdk');
@@ -192,12 +197,16 @@ function installSizes() {
   for (const { dir, specs } of ADAPTERS) {
     install(join(work, `${dir}-alone`), specs);
     const alone = size(join(work, `${dir}-alone`));
-    const ours = join(work, dir);
-    const count = install(ours, [tarballs['@a2a/core'], tarballs[`@a2a/${dir}`], ...specs]);
-    const withUs = size(ours);
-    console.log(row([dir, both(alone), both(withUs), String(count), ratio(withUs)]));
-    const core = JSON.parse(readFileSync(join(ours, 'node_modules', '@a2a', 'core', 'package.json'), 'utf8'));
-    details.push(`${dir}: ${breakdown(ours, ['@a2a/core', `@a2a/${dir}`, ...Object.keys(core.dependencies)])}`);
+    for (const [label, tarballs] of packed) {
+      const ours = join(work, `${dir}-${label}`);
+      const count = install(ours, [tarballs['@a2a/core'], tarballs[`@a2a/${dir}`], ...specs]);
+      const withUs = size(ours);
+      const name = packed.length > 1 ? `${dir} (${label})` : dir;
+      console.log(row([name, both(alone), both(withUs), String(count), ratio(withUs)]));
+      const core = JSON.parse(readFileSync(join(ours, 'node_modules', '@a2a', 'core', 'package.json'), 'utf8'));
+      const deps = ['@a2a/core', `@a2a/${dir}`, ...Object.keys({ ...core.dependencies, ...core.peerDependencies })];
+      details.push(`${name}: ${breakdown(ours, deps)}`);
+    }
   }
   const sdkPkg = JSON.parse(readFileSync(join(sdkDir, 'node_modules', '@a2a-js', 'sdk', 'package.json'), 'utf8'));
   console.log(`\nper package (apparent / on disk):\n${details.join('\n')}`);

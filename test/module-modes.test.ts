@@ -80,10 +80,11 @@ const MODES: Mode[] = [
 ];
 
 let work: string;
+let tarballs: Record<string, string>;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'a2a-module-modes-'));
-  const tarballs = packPackages(join(work, 'tarballs'), DUAL);
+  tarballs = packPackages(join(work, 'tarballs'), DUAL);
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'module-modes', private: true }));
   // Peers (express, koa, @hapi/hapi) come with npm's automatic peer install; types are what a TS user adds.
   execFileSync(
@@ -259,6 +260,128 @@ describe('packed packages in every TypeScript module mode', () => {
   it('the client and @a2a/core/errors start without loading zod', () => {
     expect(loads(['@a2a/core/errors', '@a2a/client'], 'zod')).toEqual({ esm: 'loaded', cjs: '0' });
   });
+});
+
+// Zod is bundled into core's runtime and an optional peer for the types of `@a2a/core/schemas` only
+// (docs/performance.md, "Install size (issue 39)"): the install above has no zod.
+const NO_ZOD_CONSUMER = `import { createA2AHandler, A2AError, type Task, type Message, type SendMessageRequest, type AgentCard } from '@a2a/core';
+
+type IsAny<T> = 0 extends 1 & T ? true : false;
+const real: [IsAny<Task>, IsAny<Message>, IsAny<SendMessageRequest>, IsAny<AgentCard>, IsAny<Task['status']>, IsAny<A2AError>] =
+  [false, false, false, false, false, false];
+// @ts-expect-error a task's id is a string
+const wrong: Task = { id: 1, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
+const task: Task = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, history: [] };
+const message: Message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+const params: SendMessageRequest = { message };
+const a2a = createA2AHandler({
+  agentCard: { name: 'No zod', description: 'd', version: '1', skills: [{ id: 's', name: 'S', description: 'd', tags: ['t'] }] },
+  executor: { execute: (ctx) => ctx.reply('hi') },
+});
+async function main(): Promise<void> {
+  // A SendMessage without its message: refused with the field named (Zod's error, from core's own copy of Zod).
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { configuration: {} } });
+  const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+  const response = await a2a.handle(new Request('http://127.0.0.1/', { method: 'POST', headers, body }));
+  const refused = (await response?.json()) as { error: { code: number; message: string } };
+  const error = new A2AError('TaskNotFound', 'x');
+  console.log(JSON.stringify({ real, wrong: typeof wrong, task: task.id, params: params.message.messageId, refused: refused.error, code: error.code }));
+}
+void main();
+`;
+
+describe('a fresh install without zod', () => {
+  it('has no zod installed', () => {
+    expect(existsSync(join(work, 'node_modules', 'zod'))).toBe(false);
+  });
+
+  it.each(MODES.filter((m) => m.name !== 'commonjs-node10'))(
+    "$name, skipLibCheck off: core's public types are real, and a refusal names the field",
+    ({ name, type, compilerOptions }) => {
+      const dir = join(work, `no-zod-${name}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ type }));
+      writeFileSync(join(dir, 'index.ts'), NO_ZOD_CONSUMER);
+      const options = {
+        ...compilerOptions,
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        strict: true,
+        skipLibCheck: false,
+      };
+      const tsconfig = { compilerOptions: { ...options, types: ['node'], outDir: 'out' }, files: ['index.ts'] };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+      try {
+        execFileSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+      } catch (error) {
+        throw new Error(`tsc failed in ${name}:\n${(error as { stdout?: string }).stdout}`);
+      }
+      const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js')], { cwd: dir, encoding: 'utf8' });
+      expect(JSON.parse(out)).toEqual({
+        real: [false, false, false, false, false, false],
+        wrong: 'object',
+        task: 't',
+        params: 'm',
+        refused: {
+          code: -32602,
+          message: expect.stringMatching(/\bmessage\b/),
+          data: expect.arrayContaining([
+            expect.objectContaining({ fieldViolations: [{ field: 'message', description: expect.any(String) }] }),
+          ]),
+        },
+        code: -32001,
+      });
+    },
+    60_000,
+  );
+
+  // With the user's own zod (the optional peer): `@a2a/core/schemas` is typed by it, and its schemas (core's bundled
+  // copy of Zod at run time) compose with the user's `z.object`, `z.array`, `z.union` and `.optional()`.
+  it("with zod installed, @a2a/core/schemas composes with the user's own zod schemas", () => {
+    const dir = join(work, 'with-zod');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'with-zod', private: true, type: 'module' }));
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', tarballs.core as string, 'zod@4', '@types/node@20'],
+      { cwd: dir, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const consumer = `import { z } from 'zod';
+import { TaskSchema, MessageSchema, type Task } from '@a2a/core/schemas';
+
+const Envelope = z.object({ task: TaskSchema, note: z.string(), messages: z.array(MessageSchema) });
+type Envelope = z.output<typeof Envelope>;
+const ok: Envelope = Envelope.parse({
+  task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+  note: 'n',
+  messages: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
+});
+const task: Task = ok.task;
+const bad = Envelope.safeParse({ task: { id: '', contextId: 'c', status: {} }, note: 1, messages: [] });
+const Optional = z.object({ maybe: TaskSchema.optional(), either: z.union([MessageSchema, z.string()]) });
+const optional = Optional.safeParse({ either: { messageId: 'm', role: 'ROLE_USER', parts: [] } });
+const paths = (r: { success: boolean; error?: z.ZodError }) => (r.error?.issues ?? []).map((i) => i.path.join('.')).sort();
+console.log(JSON.stringify({ task: task.status.state, bad: paths(bad), optional: paths(optional), isUsers: bad.error instanceof z.ZodError }));
+`;
+    writeFileSync(join(dir, 'index.ts'), consumer);
+    const options = { module: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'] };
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...options, outDir: 'out' }, files: ['index.ts'] }),
+    );
+    try {
+      execFileSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8' });
+    } catch (error) {
+      throw new Error(`tsc failed:\n${(error as { stdout?: string }).stdout}`);
+    }
+    const out = execFileSync(process.execPath, [join(dir, 'out', 'index.js')], { cwd: dir, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({
+      task: 'TASK_STATE_WORKING',
+      bad: ['note', 'task.id', 'task.status.state'],
+      optional: ['either.parts'], // a message's parts must not be empty (MessageSchema's own error, through the union)
+      isUsers: true,
+    });
+  }, 600_000);
 });
 
 /**

@@ -114,6 +114,10 @@ describe('packed tarballs', () => {
   it.each([
     ['core', 'createA2AHandler', '@a2a/core'],
     ['core', 'createNodeHandler', '@a2a/core/node'],
+    // A protocol type (plain, generated from its schema) and a schema whose declaration file starts with the
+    // `@ts-ignore`d zod import (scripts/optional-peer-declarations.mjs shifts its map by that line); no zod installed.
+    ['core', 'Task', '@a2a/core'],
+    ['core', 'TaskSchema', '@a2a/core/schemas'],
     ['express', 'a2aExpress', '@a2a/express'],
   ])('%s: go-to-definition of %s (%s) opens its TypeScript source', (dir, name, specifier) => {
     const app = join(work, `app-${dir}-${name}`);
@@ -125,7 +129,9 @@ describe('packed tarballs', () => {
     }
     writeFileSync(join(app, 'package.json'), JSON.stringify({ type: 'module' }));
     const file = join(app, 'index.ts');
-    const code = `import { ${name} } from '${specifier}';\nvoid ${name};\n`;
+    // A type (`Task`) is used as one; anything else as a value.
+    const use = /^[A-Z]\w*$/.test(name) && !name.endsWith('Schema') ? `export type Use = ${name};` : `void ${name};`;
+    const code = `import { ${name} } from '${specifier}';\n${use}\n`;
     writeFileSync(file, code);
     const options = {
       module: ts.ModuleKind.NodeNext,

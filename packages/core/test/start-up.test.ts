@@ -139,7 +139,10 @@ function sourcesAndPackages(files: string[]): { sources: Set<string>; packages: 
     const path = new URL(url).pathname;
     const pkg = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path); // the last node_modules/ (pnpm nests)
     if (pkg) packages.add(pkg[1] as string);
-    else if (path.startsWith(`${DIST}/`)) for (const s of chunkSources(path)) sources.add(s);
+    else if (path.startsWith(`${DIST}/`)) {
+      for (const s of chunkSources(path)) sources.add(s);
+      for (const p of chunkPackages(path)) packages.add(p); // bundled in (Zod)
+    }
   }
   return { sources, packages };
 }
@@ -158,6 +161,12 @@ const nodeHttpLoadsUndici = (): boolean =>
 
 const chunkSources = (file: string): string[] =>
   [...readFileSync(file, 'utf8').matchAll(/^\/\/ src\/(\S+\.ts)$/gm)].map((m) => m[1] as string);
+
+/** The packages bundled into a chunk (Zod: scripts/bundle-esm.mjs), by its `// .../node_modules/<name>/` lines. */
+const chunkPackages = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/^\/\/ \S*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map(
+    (m) => m[1] as string,
+  );
 
 let work: string;
 let report: {
@@ -294,5 +303,7 @@ describe('start-up of the built package', () => {
     expect(sources).toContain('handler/create-handler.ts');
     for (const modules of Object.values(ON_DEMAND)) for (const m of modules) expect(sources).not.toContain(m);
     expect(cached.some((f) => /node_modules\/(jose|canonicalize|zod)\//.test(f))).toBe(false);
+    const bundled = cached.filter((f) => f.startsWith(join(DIST, 'cjs'))).flatMap(chunkPackages);
+    expect(bundled).not.toContain('zod');
   });
 });

@@ -1,8 +1,29 @@
 import { z } from 'zod';
 import { hasOneMember } from './plain.js';
 import { emptyList, emptyMap, emptyString, protoMessage, struct } from './proto-json.js';
+import type {
+  AgentCapabilities,
+  AgentCard,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentSkill,
+  SecurityRequirement,
+  SecurityScheme,
+} from './types.generated.js';
 
 export { PROTOCOL_BINDINGS } from './plain.js';
+// The protocol types, plain (generated from these schemas: scripts/generate-types.mjs).
+export type {
+  AgentCapabilities,
+  AgentCard,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentSkill,
+  SecurityRequirement,
+  SecurityScheme,
+};
 
 export const AgentInterfaceSchema = protoMessage({
   url: z.string().min(1),
@@ -11,7 +32,6 @@ export const AgentInterfaceSchema = protoMessage({
   tenant: z.string().optional(),
   protocolVersion: z.string().min(1),
 });
-export type AgentInterface = z.output<typeof AgentInterfaceSchema>;
 
 export const AgentProviderSchema = protoMessage({ url: emptyString, organization: emptyString });
 
@@ -21,7 +41,6 @@ export const AgentExtensionSchema = protoMessage({
   required: z.boolean().optional(),
   params: struct.optional(),
 });
-export type AgentExtension = z.output<typeof AgentExtensionSchema>;
 
 export const AgentCapabilitiesSchema = protoMessage({
   streaming: z.boolean().optional(),
@@ -29,13 +48,11 @@ export const AgentCapabilitiesSchema = protoMessage({
   extensions: z.array(AgentExtensionSchema).optional(),
   extendedAgentCard: z.boolean().optional(),
 });
-export type AgentCapabilities = z.output<typeof AgentCapabilitiesSchema>;
 
 /** `{}` is a scheme without scopes: ProtoJSON omits the empty `list`. */
 const StringListSchema = protoMessage({ list: emptyList(z.string()) });
 /** One requirement = AND of its schemes; a list of requirements = OR. */
 export const SecurityRequirementSchema = protoMessage({ schemes: emptyMap(StringListSchema) });
-export type SecurityRequirement = z.output<typeof SecurityRequirementSchema>;
 
 const scopes = emptyMap(z.string());
 const OAuthFlowsSchema = protoMessage({
@@ -81,7 +98,6 @@ export const SecuritySchemeSchema = protoMessage({
 }).refine(hasOneMember, {
   message: 'a security scheme must have exactly one scheme member',
 });
-export type SecurityScheme = z.output<typeof SecuritySchemeSchema>;
 
 export const AgentSkillSchema = protoMessage({
   id: z.string().min(1),
@@ -93,7 +109,6 @@ export const AgentSkillSchema = protoMessage({
   outputModes: z.array(z.string()).optional(),
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
 });
-export type AgentSkill = z.output<typeof AgentSkillSchema>;
 
 export const AgentCardSignatureSchema = protoMessage({
   /** base64url JWS protected header. */
@@ -102,7 +117,6 @@ export const AgentCardSignatureSchema = protoMessage({
   signature: z.string().min(1),
   header: struct.optional(),
 });
-export type AgentCardSignature = z.output<typeof AgentCardSignatureSchema>;
 
 export const AgentCardSchema = protoMessage({
   name: z.string().min(1),
@@ -120,4 +134,3 @@ export const AgentCardSchema = protoMessage({
   signatures: z.array(AgentCardSignatureSchema).optional(),
   iconUrl: z.string().optional(),
 });
-export type AgentCard = z.output<typeof AgentCardSchema>;

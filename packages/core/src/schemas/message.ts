@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { boundedId, requiredId } from './id.js';
 import { asIs, isRealRole, partHasOneContent } from './plain.js';
 import { bytes, protoEnum, protoMessage, struct } from './proto-json.js';
+import type { Message, Part } from './types.generated.js';
+
+// The protocol types, plain (generated from these schemas: scripts/generate-types.mjs).
+export type { Message, Part };
 
 export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
 export type Role = Exclude<(typeof ROLES)[number], 'ROLE_UNSPECIFIED'>;
@@ -19,7 +23,6 @@ export const PartSchema = protoMessage({
   filename: z.string().optional(),
   mediaType: z.string().optional(),
 }).check(partHasOneContent);
-export type Part = z.output<typeof PartSchema>;
 
 export const MessageSchema = protoMessage({
   messageId: requiredId,
@@ -31,4 +34,3 @@ export const MessageSchema = protoMessage({
   extensions: z.array(z.string()).optional(),
   referenceTaskIds: z.array(boundedId).optional(),
 });
-export type Message = z.output<typeof MessageSchema>;

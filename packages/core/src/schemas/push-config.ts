@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { boundedId } from './id.js';
 import { httpUrl, protoMessage } from './proto-json.js';
+import type { AuthenticationInfo, TaskPushNotificationConfigInput } from './types.generated.js';
+
+// The protocol types, plain (generated from these schemas: scripts/generate-types.mjs).
+export type { AuthenticationInfo, TaskPushNotificationConfigInput };
 
 export const AuthenticationInfoSchema = protoMessage({
   /** IANA HTTP auth scheme, e.g. Bearer or Basic (case-insensitive). */
   scheme: z.string().min(1),
   credentials: z.string().optional(),
 });
-export type AuthenticationInfo = z.output<typeof AuthenticationInfoSchema>;
 
 /** v1.0 flat push notification config. `taskId` is empty when sent inside SendMessageConfiguration. */
 export const TaskPushNotificationConfigSchema = protoMessage({
@@ -18,7 +21,6 @@ export const TaskPushNotificationConfigSchema = protoMessage({
   token: z.string().optional(),
   authentication: AuthenticationInfoSchema.optional(),
 });
-export type TaskPushNotificationConfigInput = z.output<typeof TaskPushNotificationConfigSchema>;
 
 /**
  * A stored config always has its task and its id. `protocolVersion` (internal, never on the v1.0 wire) records a legacy

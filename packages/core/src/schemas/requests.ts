@@ -5,6 +5,30 @@ import { hasTaskId, unsetStateFilter, unsetZeroPageSize } from './plain.js';
 import { bool, emptyList, emptyString, int32, protoMessage, struct, timestamp } from './proto-json.js';
 import { TaskPushNotificationConfigSchema } from './push-config.js';
 import { TaskSchema, TaskStateSchema } from './task.js';
+import type {
+  CancelTaskRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+} from './types.generated.js';
+
+// The protocol types, plain (generated from these schemas: scripts/generate-types.mjs).
+export type {
+  CancelTaskRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+};
 
 const tenant = boundedId.optional();
 const id = requiredId;
@@ -22,7 +46,6 @@ export const SendMessageConfigurationSchema = protoMessage({
   historyLength,
   returnImmediately: bool.optional(),
 });
-export type SendMessageConfiguration = z.output<typeof SendMessageConfigurationSchema>;
 
 export const SendMessageRequestSchema = protoMessage({
   tenant,
@@ -30,10 +53,8 @@ export const SendMessageRequestSchema = protoMessage({
   configuration: SendMessageConfigurationSchema.optional(),
   metadata: struct.optional(),
 });
-export type SendMessageRequest = z.output<typeof SendMessageRequestSchema>;
 
 export const GetTaskRequestSchema = protoMessage({ tenant, id, historyLength });
-export type GetTaskRequest = z.output<typeof GetTaskRequestSchema>;
 
 export const ListTasksRequestSchema = protoMessage({
   tenant,
@@ -45,13 +66,10 @@ export const ListTasksRequestSchema = protoMessage({
   statusTimestampAfter: timestamp.optional(),
   includeArtifacts: bool.optional(),
 });
-export type ListTasksRequest = z.output<typeof ListTasksRequestSchema>;
 
 export const CancelTaskRequestSchema = protoMessage({ tenant, id, metadata: struct.optional() });
-export type CancelTaskRequest = z.output<typeof CancelTaskRequestSchema>;
 
 export const SubscribeToTaskRequestSchema = protoMessage({ tenant, id });
-export type SubscribeToTaskRequest = z.output<typeof SubscribeToTaskRequestSchema>;
 
 export const CreateTaskPushNotificationConfigRequestSchema = TaskPushNotificationConfigSchema.refine(hasTaskId, {
   message: 'taskId is required',
@@ -59,7 +77,6 @@ export const CreateTaskPushNotificationConfigRequestSchema = TaskPushNotificatio
 });
 
 export const GetTaskPushNotificationConfigRequestSchema = protoMessage({ tenant, taskId: id, id });
-export type GetTaskPushNotificationConfigRequest = z.output<typeof GetTaskPushNotificationConfigRequestSchema>;
 export const DeleteTaskPushNotificationConfigRequestSchema = GetTaskPushNotificationConfigRequestSchema;
 export type DeleteTaskPushNotificationConfigRequest = GetTaskPushNotificationConfigRequest;
 
@@ -69,7 +86,6 @@ export const ListTaskPushNotificationConfigsRequestSchema = protoMessage({
   pageSize: plainPageSize,
   pageToken: z.string().optional(),
 });
-export type ListTaskPushNotificationConfigsRequest = z.output<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
 export const GetExtendedAgentCardRequestSchema = protoMessage({ tenant });
 
@@ -87,7 +103,6 @@ export const ListTasksResponseSchema = protoMessage({
   pageSize: int32.default(0),
   totalSize: int32.default(0),
 });
-export type ListTasksResponse = z.output<typeof ListTasksResponseSchema>;
 
 export const ListTaskPushNotificationConfigsResponseSchema = protoMessage({
   configs: emptyList(TaskPushNotificationConfigSchema),

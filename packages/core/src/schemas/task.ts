@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { type Message, MessageSchema, PartSchema } from './message.js';
 import { asIs, isRealTaskState } from './plain.js';
 import { bool, protoEnum, protoMessage, struct, timestamp } from './proto-json.js';
+import type { Artifact, Task, TaskArtifactUpdateEvent, TaskStatus, TaskStatusUpdateEvent } from './types.generated.js';
+
+// The protocol types, plain (generated from these schemas: scripts/generate-types.mjs).
+export type { Artifact, Task, TaskArtifactUpdateEvent, TaskStatus, TaskStatusUpdateEvent };
 
 /** Proto order: the index is the enum number. */
 export const TASK_STATES = [
@@ -27,7 +31,6 @@ export const TaskStatusSchema = protoMessage({
   message: MessageSchema.optional(),
   timestamp: timestamp.optional(),
 });
-export type TaskStatus = z.output<typeof TaskStatusSchema>;
 
 export const ArtifactSchema = protoMessage({
   artifactId: z.string().min(1),
@@ -37,7 +40,6 @@ export const ArtifactSchema = protoMessage({
   metadata: struct.optional(),
   extensions: z.array(z.string()).optional(),
 });
-export type Artifact = z.output<typeof ArtifactSchema>;
 
 export const TaskSchema = protoMessage({
   id: z.string().min(1),
@@ -47,7 +49,6 @@ export const TaskSchema = protoMessage({
   history: z.array(MessageSchema).optional(),
   metadata: struct.optional(),
 });
-export type Task = z.output<typeof TaskSchema>;
 
 export const TaskStatusUpdateEventSchema = protoMessage({
   taskId: z.string().min(1),
@@ -55,7 +56,6 @@ export const TaskStatusUpdateEventSchema = protoMessage({
   status: TaskStatusSchema,
   metadata: struct.optional(),
 });
-export type TaskStatusUpdateEvent = z.output<typeof TaskStatusUpdateEventSchema>;
 
 export const TaskArtifactUpdateEventSchema = protoMessage({
   taskId: z.string().min(1),
@@ -65,7 +65,6 @@ export const TaskArtifactUpdateEventSchema = protoMessage({
   lastChunk: bool.optional(),
   metadata: struct.optional(),
 });
-export type TaskArtifactUpdateEvent = z.output<typeof TaskArtifactUpdateEventSchema>;
 
 /** StreamResponse: exactly one payload member (also the push notification body). */
 export type StreamResponse =
