@@ -2,3 +2,4 @@
 export declare const TYPES: [name: string, schema: string][];
 export declare const GENERATED_TYPES_PATH: string;
 export declare function generateTypes(): string;
+export declare function verify(generatedText: string): void;

@@ -138,7 +138,7 @@ export function generateTypes() {
 }
 
 /** Throws unless every generated type is identical to its schema's output (the compiler's own judgement). */
-function verify(generatedText) {
+export function verify(generatedText) {
   const probeText =
     "import type { z } from 'zod';\nimport type * as S from './index.js';\nimport type * as G from './types.generated.js';\n" +
     'type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;\n' +
@@ -148,7 +148,12 @@ function verify(generatedText) {
   const { program, probe } = programWith(probeText, generatedText);
   const problems = [...program.getSemanticDiagnostics(probe), ...program.getSyntacticDiagnostics(probe)];
   if (problems.length > 0) {
-    const lines = problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    // Each check is `export const <Type>: Same<...> = true;`: name the type whose check failed.
+    const lines = problems.map((d) => {
+      const at = probe.statements.find((st) => d.start !== undefined && st.pos <= d.start && d.start < st.end);
+      const name = at && ts.isVariableStatement(at) ? at.declarationList.declarations[0].name.getText(probe) : '?';
+      return `${name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
     throw new Error(`types.generated.ts would not equal the schemas' output types:\n${lines.join('\n')}`);
   }
 }

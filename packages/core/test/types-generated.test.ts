@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { GENERATED_TYPES_PATH, generateTypes, TYPES } from '../../../scripts/generate-types.mjs';
+import { GENERATED_TYPES_PATH, generateTypes, TYPES, verify } from '../../../scripts/generate-types.mjs';
 import type * as S from '../src/schemas/index.js';
 import type * as G from '../src/schemas/types.generated.js';
 
@@ -25,6 +25,15 @@ describe('generated protocol types', () => {
     // generateTypes() throws unless every type is identical to its schema's output.
     expect(generateTypes()).toBe(readFileSync(GENERATED_TYPES_PATH, 'utf8'));
     expect(Object.keys(identical).every((name) => TYPES.some(([t]) => t === name))).toBe(true);
+  }, 60_000);
+
+  it('are checked against the schemas: a type that differs fails the generation', () => {
+    const text = readFileSync(GENERATED_TYPES_PATH, 'utf8');
+    expect(() => verify(text)).not.toThrow();
+    // Task's contextId made optional: no longer its schema's output.
+    const mutated = text.replace(/(export type Task = \{\n {2}id: string;\n {2}contextId)(: string;)/, '$1?$2');
+    expect(mutated).not.toBe(text);
+    expect(() => verify(mutated)).toThrow(/Task/);
   }, 60_000);
 
   it('import nothing and name no Zod type, nor any', () => {
