@@ -110,7 +110,66 @@ const statusUpdates: sdk.TaskStatusUpdateEvent[] = [
   },
 ];
 
+const artifactOf = (update: sdk.TaskArtifactUpdateEvent | undefined) => update?.artifact as sdk.Artifact;
+const tasks: sdk.Task[] = [
+  {
+    id: 't',
+    contextId: 'c',
+    status: { state: sdk.TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '2026-01-01T00:00:00Z' },
+    artifacts: [artifactOf(artifactUpdates[0]), artifactOf(artifactUpdates[1])],
+    history: [],
+    metadata: undefined,
+  },
+  {
+    id: '',
+    contextId: '',
+    status: { state: sdk.TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+    artifacts: [],
+    history: [],
+    metadata: undefined,
+  },
+  // Shapes the fast path leaves to toJSON: metadata, a status message, an artifact with metadata or a data part.
+  {
+    id: 't',
+    contextId: 'c',
+    status: { state: sdk.TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined },
+    artifacts: [],
+    history: [],
+    metadata: { k: 1 },
+  },
+  {
+    id: 't',
+    contextId: 'c',
+    status: (statusUpdates[2] as sdk.TaskStatusUpdateEvent).status,
+    artifacts: [],
+    history: [],
+    metadata: undefined,
+  },
+  {
+    id: 't',
+    contextId: 'c',
+    status: { state: sdk.TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined },
+    artifacts: [artifactOf(artifactUpdates[2]), artifactOf(artifactUpdates[3])],
+    history: [],
+    metadata: undefined,
+  },
+];
+
 describe('fromSdkEvent', () => {
+  it.each(tasks.map((task, i) => [i, task] as const))(
+    'task %i reads as the SDK’s own toJSON writes it, without its history',
+    (_, task) => {
+      const withHistory = {
+        ...task,
+        history: [{ ...sdk.Message.fromJSON({ messageId: 'h', parts: [{ text: 'x' }] }) }],
+      };
+      expect(fromSdkEvent(AgentEvent.task(withHistory))).toEqual({
+        kind: 'task',
+        task: sdk.Task.toJSON({ ...task, history: [] }),
+      });
+    },
+  );
+
   it.each(artifactUpdates.map((update, i) => [i, update] as const))(
     'artifact update %i reads as the SDK’s own toJSON writes it',
     (_, update) => {
@@ -152,7 +211,7 @@ describe('fromSdkEvent', () => {
     });
   });
 
-  it('plain text chunks and bare status updates skip the generic toJSON (the fast path is taken)', () => {
+  it('plain text chunks, bare status updates and plain tasks skip the generic toJSON (the fast path is taken)', () => {
     const artifactJson = vi.spyOn(sdk.TaskArtifactUpdateEvent, 'toJSON');
     const statusJson = vi.spyOn(sdk.TaskStatusUpdateEvent, 'toJSON');
     fromSdkEvent(AgentEvent.artifactUpdate(artifactUpdates[1] as sdk.TaskArtifactUpdateEvent));
@@ -160,6 +219,11 @@ describe('fromSdkEvent', () => {
     expect([artifactJson.mock.calls.length, statusJson.mock.calls.length]).toEqual([0, 0]);
     fromSdkEvent(AgentEvent.artifactUpdate(artifactUpdates[2] as sdk.TaskArtifactUpdateEvent));
     expect(artifactJson).toHaveBeenCalledTimes(1);
+    const taskJson = vi.spyOn(sdk.Task, 'toJSON');
+    fromSdkEvent(AgentEvent.task(tasks[0] as sdk.Task));
+    expect(taskJson).not.toHaveBeenCalled();
+    fromSdkEvent(AgentEvent.task(tasks[4] as sdk.Task));
+    expect(taskJson).toHaveBeenCalledTimes(1);
     vi.restoreAllMocks();
   });
 });
