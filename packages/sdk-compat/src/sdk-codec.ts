@@ -69,10 +69,10 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
   }
 }
 
-// Fast paths for the events nearly every executor publishes: a status update without a message or metadata, an
-// artifact chunk of plain text parts. They build what the SDK's `toJSON` builds for those shapes (sdk-codec.test.ts
-// compares the two) without its generic walk; anything else takes `toJSON`. docs/performance.md, "SDK executors
-// through @a2a/sdk-compat".
+// Fast paths for the events nearly every executor publishes: a task and a status update without a message or
+// metadata, an artifact chunk of plain text parts. They build what the SDK's `toJSON` builds for those shapes
+// (sdk-codec.test.ts compares the two) without its generic walk; anything else takes `toJSON`. docs/performance.md,
+// "SDK executors through @a2a/sdk-compat".
 
 function fastStatusUpdate(update: sdk.TaskStatusUpdateEvent): CompatEvent | undefined {
   const status = update.status;
