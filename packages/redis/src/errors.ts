@@ -35,14 +35,19 @@ export function storeError(error: unknown): unknown {
 
 /** A start-up error that names the server it tried (without its password). */
 export function connectionError(error: unknown, url: string | undefined): Error {
-  let where = url ?? 'redis://127.0.0.1:6379';
-  try {
-    const parsed = new URL(where);
-    where = `${parsed.hostname || '127.0.0.1'}:${parsed.port || 6379}${parsed.pathname.length > 1 ? parsed.pathname : ''}`;
-  } catch {
-    where = `'${where.replace(/:[^:@/]*@/, ':***@')}' (not a URL of the form redis://[:password@]host:6379[/db])`;
-  }
+  const where = url === undefined ? 'the client passed in' : describeUrl(url);
   const reason =
     error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   return new Error(`@a2a/redis: cannot connect to Redis at ${where}: ${reason}`, { cause: error });
+}
+
+/** `host:port/db` of a `redis://` URL (its password hidden), else the string itself and what a URL looks like. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') {
+      return `${parsed.hostname || '127.0.0.1'}:${parsed.port || 6379}${parsed.pathname.length > 1 ? parsed.pathname : ''}`;
+    }
+  } catch {}
+  return `'${url.replace(/:[^:@/]*@/, ':***@')}' (not a URL of the form redis://[:password@]host:6379[/db])`;
 }

@@ -118,6 +118,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
   private readonly log: A2ALog;
   private closed = false;
+  /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
+  private lastConnectionError: Error | undefined;
 
   constructor(options: RedisTaskStoreOptions = {}) {
     this.url = options.client ? undefined : (options.url ?? DEFAULT_URL);
@@ -139,7 +141,9 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     defineScripts(this.client);
     // A lost connection must never crash the process (an `error` event nobody listens to throws): the commands that
     // fail report it to their callers, and ioredis reconnects by itself.
-    this.client.on('error', ignore);
+    this.client.on('error', (error: Error) => {
+      this.lastConnectionError = error;
+    });
     // The tail's blocking reads hold their own connection; no command timeout (a read blocks for `blockMs` by design).
     this.tailConnection = this.client.duplicate({
       lazyConnect: true,
@@ -178,7 +182,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       if (this.client.status === 'wait') await this.client.connect();
       await this.client.ping();
     } catch (error) {
-      throw connectionError(error, this.url);
+      throw connectionError(this.lastConnectionError ?? error, this.url);
     }
   }
 

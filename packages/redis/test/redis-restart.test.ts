@@ -123,7 +123,8 @@ describe.runIf(hasServerBinary)('Redis restarts under running servers', () => {
     const reader = await RedisTaskStore.connect({ url: redis.url, keyPrefix: prefix, onError: () => {} });
     try {
       const ts = new Date().toISOString();
-      await writer.create(newTask('resume', 'ctx', { ...message('go'), taskId: 'resume', contextId: 'ctx' }, ts), 'o');
+      const first = { ...message('go'), role: 'ROLE_USER' as const, taskId: 'resume', contextId: 'ctx' };
+      await writer.create(newTask('resume', 'ctx', first, ts), 'o');
       let version = 1;
       const write = async (event: Parameters<RedisTaskStore['append']>[2]) => {
         // As the engine does: retry while Redis is unavailable; a write whose answer was lost may have landed.

@@ -199,7 +199,7 @@ describe.runIf(hasRedis)('RedisTaskStore', () => {
     ]);
     expect((await b.getPushConfig('push', 'a'))?.url).toBe('https://h.example.com/a');
     expect(await a.deliveryState.get('push', 'z')).toBeUndefined();
-    await a.deliveryState.set('push', 'z', { lastDeliveredSeq: 5, health: 'healthy', consecutiveFailures: 0 });
+    await a.deliveryState.set('push', 'z', { lastDeliveredSeq: 5, health: 'active', consecutiveFailures: 0 });
     await b.deliveryState.set('push', 'z', {
       lastDeliveredSeq: 3,
       health: 'failing',
