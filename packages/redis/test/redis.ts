@@ -173,3 +173,46 @@ export async function testRedisUrl(): Promise<{ url: string; release(): Promise<
   const server = await startRedisServer();
   return { url: server.url, release: () => server.destroy() };
 }
+
+let nextDatabase = 0;
+
+/**
+ * A numbered database (1–15) of the shared server, emptied, for a program that uses the default key prefix (the
+ * README example run by apps/readme-check); `release()` empties it again.
+ */
+export async function freshRedisDatabase(): Promise<{ url: string; release(): Promise<void> }> {
+  if (!sharedUrl) throw new Error('no A2A_TEST_REDIS_URL');
+  const url = new URL(sharedUrl);
+  url.pathname = `/${1 + (nextDatabase++ % 15)}`;
+  const { Redis } = await import('ioredis');
+  const flush = async () => {
+    const client = new Redis(url.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await client.connect();
+      await client.flushdb();
+    } finally {
+      client.disconnect();
+    }
+  };
+  await flush();
+  return { url: url.toString(), release: flush };
+}
+
+/** The tasks (hashes `a2a:{t:<id>}`) in the database of `url`. */
+export async function countRedisTasks(url: string, prefix = 'a2a'): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    let n = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:{t:*}`, 'COUNT', 1000, 'TYPE', 'hash');
+      cursor = next;
+      n += keys.length;
+    } while (cursor !== '0');
+    return n;
+  } finally {
+    client.disconnect();
+  }
+}
