@@ -131,6 +131,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       maxRetriesPerRequest: 1,
       retryStrategy,
       autoResendUnfulfilledCommands: false,
+      // Commands issued in one tick go out in one write: under concurrency most of a request's cost is syscalls.
+      enableAutoPipelining: true,
       ...options.redisOptions,
     };
     this.client = options.client ?? new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions);
@@ -251,7 +253,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private async insert(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
     const state = row.status.state;
     const version = event ? 2 : 1;
-    const created = await this.script('a2aCreate', this.taskKeyList(this.keys.task(task.id)), [
+    const created = this.script('a2aCreate', this.taskKeyList(this.keys.task(task.id)), [
       owner,
       task.contextId,
       state,
@@ -261,25 +263,38 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       event ? JSON.stringify(event) : '',
       this.ttlFor(state),
     ]);
-    if (created !== 1) throw new Error(`Task ${task.id} already exists`);
-    await this.indexStatus(task.id, owner, task.contextId, version, row);
+    // Sent with the task's write, not after it (one round trip, not two): repaired below if that write fails.
+    const indexed = this.indexStatus(task.id, owner, task.contextId, version, row, 'w');
+    if ((await settle(created, indexed)) === 1) return;
+    // Another task has this id: its owner's index is made right again, and ours loses the entry we wrote.
+    await this.repairIndex(task.id, owner, version).catch(() => {});
+    throw new Error(`Task ${task.id} already exists`);
   }
 
   /**
    * The owner's ListTasks index (and the running-task index of the coordinator's janitor) after a create or a status
-   * change. A second step, in another hash tag than the task (the owner's), so it is not atomic with the task's
-   * write: an instance killed in between leaves the index one status behind until the task's next status write (the
-   * janitor's FAILED, at the latest, for a running task). A write racing it from another instance is ordered by
-   * version: an older update never overwrites a newer one.
+   * change. In another hash tag than the task (the owner's), so Cluster-safe but not atomic with the task's write: it
+   * is sent together with it, and when that write fails (a lost race, a missing task) {@link repairIndex} rewrites
+   * the entry from the task as stored. An instance killed in between leaves the entry wrong until the task's next
+   * status write (for a running task: the janitor's FAILED). Updates are ordered by version: an older one never
+   * overwrites a newer one.
    */
-  private async indexStatus(taskId: string, owner: TaskOwner, contextId: string, version: number, task: Task) {
+  private async indexStatus(
+    taskId: string,
+    owner: TaskOwner,
+    contextId: string,
+    version: number,
+    task: Task,
+    mode: 'w' | 'r',
+    failedVersion = 0,
+  ): Promise<void> {
     const state = task.status.state;
     const ownerKeys = this.keys.owner(owner);
     const writes: Promise<unknown>[] = [
       this.script(
         'a2aIndex',
         [ownerKeys.list, ownerKeys.meta, ownerKeys.expiry, ownerKeys.seq],
-        [taskId, version, state, task.status.timestamp ?? '', contextId, this.ttlFor(state)],
+        [taskId, version, state, task.status.timestamp ?? '', contextId, this.ttlFor(state), mode, failedVersion],
       ),
     ];
     if (this.trackRunning) {
@@ -287,6 +302,26 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       writes.push(this.script('a2aMarkRunning', [this.keys.coord().running], [taskId, running ? '1' : '0']));
     }
     await Promise.all(writes);
+  }
+
+  /**
+   * After a failed write whose index update was sent with it: the entry under `owner` (written for `version`) is
+   * rewritten from the task as stored, or dropped when the task is not `owner`'s or is gone.
+   */
+  private async repairIndex(taskId: string, owner: TaskOwner, version: number): Promise<Current | undefined> {
+    const stored = await this.read(taskId);
+    if (stored) {
+      const failed = stored.owner === owner ? version : 0;
+      await this.indexStatus(taskId, stored.owner, stored.task.contextId, stored.version, stored.task, 'r', failed);
+      if (stored.owner === owner) return stored;
+    }
+    const ownerKeys = this.keys.owner(owner);
+    await this.script(
+      'a2aIndex',
+      [ownerKeys.list, ownerKeys.meta, ownerKeys.expiry, ownerKeys.seq],
+      [taskId, version, '', '', '', 0, 'd', version],
+    );
+    return stored;
   }
 
   /** The task at `version` when this process wrote that version last (the write-through cache). */
@@ -329,27 +364,32 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     const seq = expectedVersion + 1;
     const state = task.status.state;
     const snapshot = event.kind === 'status' || seq % SNAPSHOT_EVERY === 0;
-    const [status, version] = (await this.script('a2aAppend', this.taskKeyList(this.keys.task(taskId)), [
+    const written = this.script('a2aAppend', this.taskKeyList(this.keys.task(taskId)), [
       expectedVersion,
       state,
       task.status.timestamp ?? '',
       snapshot ? JSON.stringify(task) : '',
       JSON.stringify(event),
       this.ttlFor(state),
-    ])) as [number, number];
+    ]) as Promise<[number, number]>;
+    const owner = current.owner;
+    // A status change updates the ListTasks index in the same round trip (repaired below if the write fails).
+    const indexed =
+      event.kind === 'status' ? this.indexStatus(taskId, owner, task.contextId, seq, task, 'w') : undefined;
+    const [status, version] = indexed ? await settle(written, indexed) : await written;
     if (status !== 1) {
       this.cache.delete(taskId);
-      if (status === -1) throw new Error(`Task ${taskId} does not exist`);
-      const stored = await this.read(taskId).catch(() => undefined);
+      const stored = indexed
+        ? await this.repairIndex(taskId, owner, seq).catch(() => undefined)
+        : await this.read(taskId).catch(() => undefined);
+      if (status === -1 && !stored) throw new Error(`Task ${taskId} does not exist`);
       if (stored) this.cache.set(taskId, stored); // the writer retries on this version: no second read
       throw new ConcurrentModificationError(taskId, expectedVersion, stored?.version ?? version);
     }
-    const owner = current.owner;
     this.cache.set(taskId, { task, version: seq, owner });
     const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state };
     const local = this.subscribers.get(taskId);
     if (local) for (const sub of local) sub.offer(record);
-    if (event.kind === 'status') await this.indexStatus(taskId, owner, task.contextId, seq, task);
     return record;
   }
 
@@ -486,6 +526,18 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
 }
 
 const ignore = () => {};
+
+/**
+ * The task write's result once the index write sent with it has settled too. The task write's failure comes first;
+ * an index write that failed after a successful task write fails the call (Redis went away in between: the caller
+ * retries, and finds its event logged).
+ */
+async function settle<T>(write: Promise<T>, index: Promise<unknown>): Promise<T> {
+  const [written, indexed] = await Promise.allSettled([write, index]);
+  if (written.status === 'rejected') throw written.reason;
+  if (indexed.status === 'rejected') throw indexed.reason;
+  return written.value;
+}
 
 /** ioredis's constructor options (its `replyMapping` does not type-check under `exactOptionalPropertyTypes`). */
 type LegacyOptions = { replyMapping?: 'legacy' };

@@ -63,13 +63,29 @@ return {c, redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+', '
 
 /**
  * The owner's ListTasks index after a create or a status change. KEYS: list, meta, expiry, seq. ARGV: task id,
- * version, state, status timestamp, contextId, ttl ms (finished) or 0. An update older than the one indexed (two
- * instances' writes indexed out of order) is ignored. Returns the task's new list score, or 0 when ignored.
+ * version, state, status timestamp, contextId, ttl ms (finished) or 0, mode, the version a failed write indexed (or
+ * 0). Modes: 'w' (a write: applied when newer than the entry, so two instances' writes indexed out of order never go
+ * back), 'r' (a repair from a fresh read of the task after a failed write: also replaces an entry of the same
+ * version, or the one the failed write left), 'd' (the task is not this owner's, or gone: the entry goes when it is
+ * not newer, or is the failed write's). Returns the new list score, or 0.
  */
 const INDEX = `
 local old = redis.call('HGET', KEYS[2], ARGV[1])
-if old and tonumber(cjson.decode(old).v) >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({v = tonumber(ARGV[2]), s = ARGV[3], t = ARGV[4], c = ARGV[5]}))
+local v = tonumber(ARGV[2])
+if old then
+  local ov = tonumber(cjson.decode(old).v)
+  local failed = ARGV[7] ~= 'w' and ov == tonumber(ARGV[8])
+  if not failed and (ov > v or (ov == v and ARGV[7] == 'w')) then return 0 end
+elseif ARGV[7] == 'd' then
+  return 0
+end
+if ARGV[7] == 'd' then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({v = v, s = ARGV[3], t = ARGV[4], c = ARGV[5]}))
 local score = redis.call('INCR', KEYS[4])
 redis.call('ZADD', KEYS[1], score, ARGV[1])
 local ttl = tonumber(ARGV[6])

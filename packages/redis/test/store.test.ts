@@ -125,6 +125,27 @@ describe.runIf(hasRedis)('RedisTaskStore', () => {
     await expect(b.list(owner, { pageSize: 2, pageToken: 'cGc6MTI' })).rejects.toBeInstanceOf(InvalidPageTokenError);
   });
 
+  it('the ListTasks index, written with the task in one round trip, is repaired when the task write fails', async () => {
+    await a.create(task('rep'), 'indexer');
+    await a.append('rep', 1, status('TASK_STATE_WORKING')); // a's cache: version 2
+    await b.append('rep', 2, status('TASK_STATE_INPUT_REQUIRED'));
+    // As if a's index update for its (losing) COMPLETED write had reached Redis before b's.
+    const meta = a.keys.owner('indexer').meta;
+    const entry = JSON.parse((await a.client.hget(meta, 'rep')) as string);
+    await a.client.hset(meta, 'rep', JSON.stringify({ ...entry, s: 'TASK_STATE_COMPLETED' }));
+    await expect(a.append('rep', 2, status('TASK_STATE_COMPLETED'))).rejects.toBeInstanceOf(
+      ConcurrentModificationError,
+    );
+    const byState = async (state: TaskState) =>
+      (await b.list('indexer', { pageSize: 10, status: state })).tasks.map((t) => t.id);
+    expect(await byState('TASK_STATE_COMPLETED')).toEqual([]);
+    expect(await byState('TASK_STATE_INPUT_REQUIRED')).toEqual(['rep']);
+    // A create that finds the id taken leaves no entry in its owner's index, and the owner's entry intact.
+    await expect(b.create(task('rep'), 'intruder')).rejects.toThrow(/already exists/);
+    expect(await b.list('intruder', { pageSize: 10 })).toEqual({ tasks: [], totalSize: 0, nextPageToken: '' });
+    expect(await byState('TASK_STATE_INPUT_REQUIRED')).toEqual(['rep']);
+  });
+
   it('a subscriber on B gets what A appends, from its cursor, without gap or duplicate, and ends at the end', async () => {
     await a.create(task('sub'), 'alice');
     await a.append('sub', 1, status('TASK_STATE_WORKING'));
