@@ -197,8 +197,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     if (this.closed) return;
     this.closed = true;
     for (const set of this.subscribers.values()) for (const sub of set) void sub.return();
-    await this.tail.close();
-    this.tailConnection.disconnect();
+    await this.tail.close(); // closes the tail's connection
     if (this.ownsClient) await this.client.quit().catch(() => this.client.disconnect());
   }
 

@@ -69,6 +69,7 @@ export class StreamTail {
   /** Changed since the XREAD in flight was sent: it must be interrupted. */
   private dirty = false;
   private pending = false;
+  private interrupting = false;
   private clientId: number | undefined;
   private closed = false;
   private wakeLoop: (() => void) | undefined;
@@ -114,10 +115,11 @@ export class StreamTail {
     for (const tailed of this.byTask.values()) for (const sub of tailed.subscriptions) sub.wake();
   }
 
+  /** Ends the loop: the blocking connection is closed (which fails the XREAD in flight at once). */
   async close(): Promise<void> {
     this.closed = true;
     this.wakeLoop?.();
-    if (this.pending && this.clientId !== undefined) await this.options.unblock(this.clientId).catch(() => {});
+    this.options.connection.disconnect();
     await this.loop;
   }
 
@@ -130,13 +132,19 @@ export class StreamTail {
 
   /** Interrupts the XREAD in flight, retrying until it has reached the server (CLIENT UNBLOCK answers 0 before). */
   private async interrupt(): Promise<void> {
-    for (let attempt = 0; this.dirty && this.pending && !this.closed && attempt < 50; attempt++) {
-      const id = this.clientId;
-      if (id !== undefined) {
-        const unblocked = await this.options.unblock(id).catch(() => 0);
-        if (unblocked === 1 || !this.pending) return;
+    if (this.interrupting) return;
+    this.interrupting = true;
+    try {
+      for (let attempt = 0; this.dirty && this.pending && !this.closed; attempt++) {
+        const id = this.clientId;
+        if (id !== undefined) {
+          const unblocked = await this.options.unblock(id).catch(() => 0);
+          if (unblocked === 1 || !this.pending) return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 50)));
       }
-      await new Promise((resolve) => setTimeout(resolve, 2));
+    } finally {
+      this.interrupting = false;
     }
   }
 

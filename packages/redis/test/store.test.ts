@@ -165,6 +165,37 @@ describe.runIf(hasRedis)('RedisTaskStore', () => {
     expect(a.subscriptionCount + b.subscriptionCount).toBe(0);
   });
 
+  it('a task subscribed while the tail is blocked on others is read at once (the blocked XREAD is interrupted)', async () => {
+    const slow = await RedisTaskStore.connect({ url: server.url, keyPrefix: prefix, blockMs: 20_000 });
+    try {
+      await a.create(task('tail-1'), 'alice');
+      await a.create(task('tail-2'), 'alice');
+      const first = slow.subscribe('tail-1', 1)[Symbol.asyncIterator]();
+      const firstNext = first.next(); // the tail now blocks on tail-1's stream for up to 20 s
+      await new Promise((r) => setTimeout(r, 100));
+      const second = slow.subscribe('tail-2', 1)[Symbol.asyncIterator]();
+      const secondNext = second.next();
+      await new Promise((r) => setTimeout(r, 100)); // its own first read is done: the rest must come from the tail
+      const started = Date.now();
+      await a.append('tail-2', 1, status('TASK_STATE_WORKING'));
+      expect((await secondNext).value).toMatchObject({ taskId: 'tail-2', seq: 2 });
+      expect(Date.now() - started).toBeLessThan(2000);
+      await a.append('tail-1', 1, status('TASK_STATE_WORKING'));
+      expect((await firstNext).value).toMatchObject({ taskId: 'tail-1', seq: 2 });
+      await first.return?.();
+      await second.return?.();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('Redis down at start-up: a clear error naming the server', async () => {
+    await expect(RedisTaskStore.connect({ url: 'redis://127.0.0.1:1' })).rejects.toThrow(
+      /@a2a\/redis: cannot connect to Redis at 127\.0\.0\.1:1: .*ECONNREFUSED/,
+    );
+    await expect(RedisTaskStore.connect({ url: 'localhost:1' })).rejects.toThrow(/not a URL of the form redis:\/\//);
+  });
+
   it('a subscription ends when aborted, or when its iterator returns while waiting', async () => {
     await a.create(task('idle'), 'alice');
     const controller = new AbortController();
