@@ -480,7 +480,14 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const records: TaskEventRecord[] = [];
     for (const row of rows) {
       if (row.seq === null) continue;
-      records.push({ taskId, contextId: row.context_id, seq: Number(row.seq), event: row.event, state: row.state });
+      // The column holds the escaped key (text-key.ts); the record carries the real context id.
+      records.push({
+        taskId,
+        contextId: fromKey(row.context_id),
+        seq: Number(row.seq),
+        event: row.event,
+        state: row.state,
+      });
     }
     return records;
   }

@@ -243,6 +243,13 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   }
 
   subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
+    if (signal?.aborted) {
+      // Ended before it starts: the queue would close (and unregister itself) inside its own constructor, and a closed
+      // queue registered below would never be removed.
+      const ended = new AsyncQueue<TaskEventRecord>();
+      ended.end();
+      return ended;
+    }
     const entry = this.tasks.get(taskId);
     const queue = new AsyncQueue<TaskEventRecord>(() => this.subscribers.remove(taskId, queue), signal);
     if (!entry || afterSeq < this.trimmed(entry)) {

@@ -1,0 +1,17 @@
+export {
+  artifactChunk,
+  completed,
+  liveEvent,
+  message,
+  range,
+  seqs,
+  status,
+  submittedTask,
+  timestamp,
+  uid,
+  working,
+} from './fixtures.js';
+export type { PushConfigStoreSuiteOptions, StoreFactoryOptions, TaskStoreSuiteOptions } from './options.js';
+export { describePushConfigStore } from './push-config-store-suite.js';
+export { describeTaskStore } from './task-store-suite.js';
+export { eventually, Reader } from './wait.js';
