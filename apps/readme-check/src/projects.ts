@@ -71,7 +71,13 @@ export const PROJECTS: ProjectSpec[] = [
   // for a user who follows its README (`npm install @a2a/grpc @a2a/core`).
   // Its client example uses the official SDK's gRPC transport, installed as that README says.
   { name: 'grpc', family: 'grpc', deps: ['@a2a-js/sdk@1.3.0'], commonjs: 'node16' },
+  // @a2a/store-testsuite's example: a store's test file, run with vitest (the suite is ESM-only and runs inside it),
+  // not a server. Compiled with tsc like the others (the type check), then `vitest run` on the file as written.
+  { name: 'vitest4', family: 'vitest', deps: ['vitest@^4'] },
 ];
+
+/** A project whose examples are test files that vitest runs, rather than servers the client drives. */
+export const isTestProject = (project: ProjectSpec): boolean => project.family === 'vitest';
 
 /** A project as compiled and run: the ESM project itself, or its CommonJS twin. */
 export interface Variant {

@@ -16,6 +16,7 @@ import {
   clientIn,
   compileProject,
   installProject,
+  isTestProject,
   PROJECTS,
   runsIn,
   runsInVariant,
@@ -160,6 +161,18 @@ describe('README examples', () => {
     const redis = program.files.some((f) => /from '@a2a\/redis'/.test(f.code));
     // A program with @a2a/grpc serves gRPC (its own HTTP/2 listener): driven with the official client's gRPC transport.
     const grpc = program.files.some((f) => /from '@a2a\/grpc'/.test(f.code));
+    if (isTestProject(variant.project)) {
+      it.concurrent(
+        `${variant.name}: ${readme}:${line} (${file}) compiles and passes under vitest`,
+        async () => {
+          const compiled = await prepared.get(variant.name);
+          if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
+          await runVitest(join(work, variant.dir), program);
+        },
+        testBudgetMs,
+      );
+      continue;
+    }
     const title = `${variant.name}: ${readme}:${line} (${file}) compiles, runs and serves @a2a-js/sdk${grpc ? ' over gRPC' : ''}`;
     it.concurrent(
       title,
@@ -245,6 +258,34 @@ async function freePort(): Promise<number> {
   await new Promise((ok) => server.close(ok));
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+/**
+ * Runs a test-file example (`run=vitest`) as its README says, with the project's own vitest on the file as written
+ * (`src/<program>/<file>`); every test in it must pass, and it must have some (vitest exits 1 on a file without tests
+ * too).
+ */
+async function runVitest(project: string, program: Program): Promise<void> {
+  const file = `src/${program.dir}/${program.entry.file}`;
+  const child = spawn(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', file], {
+    cwd: project,
+    // Not this run's own VITEST_* variables: the example is a vitest run of its own, as a user starts it.
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const timer = setTimeout(() => child.kill(), 240_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  const summary = /Tests\s+.*$/m.exec(output)?.[0] ?? '';
+  console.log(`readme-check: ${describeBlock(program.entry)} under vitest: exit ${code} ${summary}`);
+  if (code !== 0) {
+    throw new Error(
+      `${describeBlock(program.entry)} failed under vitest (${code ?? 'killed after 240 s'})\n--- its output ---\n${output}`,
+    );
+  }
 }
 
 /** Runs a compiled client example with AGENT_URL set to a running server; it must exit 0 within 30 s. */

@@ -13,7 +13,7 @@ import {
  * Unique ids per test run: the suite never needs an empty backend, so a store may share one database between all its
  * tests (and with other suites' leftovers). Odd characters on purpose: keys must be stored verbatim.
  */
-export const uid = (label: string): string => `${label}-${randomUUID()} "q" \\ é 😀`;
+export const uid = (label: string): string => `${label}-${randomUUID()} "q" \\ \u0000 é 😀`;
 
 let last = 0;
 /** Strictly increasing RFC 3339 timestamps (milliseconds), so "newest status first" means the same for every store. */
