@@ -3,6 +3,11 @@ import { isTerminal, type TaskEventRecord } from '@a2a/core';
 export interface LogReader {
   /** Records with `seq > afterSeq` in order (at most `limit`), or `undefined` when the task does not exist. */
   read(taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[] | undefined>;
+  /**
+   * When the task's keys expire (ms from now), for a task that expires (finished): a subscription with nothing left
+   * to read reads again then, and ends as the task is gone. `undefined`: it does not expire.
+   */
+  expiresIn?(taskId: string): number | undefined;
 }
 
 const BATCH = 500;
@@ -28,6 +33,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   private ended = false;
   private closed = false;
   private wakeUp: (() => void) | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly detach: (() => void) | undefined;
 
   constructor(
@@ -94,6 +100,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
         }
         if (records === undefined) this.ended = true;
         else {
+          if (records.length === 0) this.recheckAtExpiry();
           if (records.length === BATCH) this.stale = true;
           this.accept(records.filter((r) => r.seq > this.cursor));
           this.takeEarly();
@@ -145,6 +152,17 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
     if (this.early.size > 0 && !this.ended) this.stale = true;
   }
 
+  /** A finished task whose subscriber waits past its last event: woken when the task expires, to end. */
+  private recheckAtExpiry(): void {
+    const ms = this.reader.expiresIn?.(this.taskId);
+    if (ms === undefined || this.expiryTimer) return;
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = undefined;
+      this.wake();
+    }, ms + 20);
+    this.expiryTimer.unref?.();
+  }
+
   private signal(): void {
     const wakeUp = this.wakeUp;
     this.wakeUp = undefined;
@@ -152,6 +170,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   }
 
   private finish(): IteratorResult<TaskEventRecord> {
+    clearTimeout(this.expiryTimer);
     if (!this.closed) this.closed = true;
     this.detach?.();
     this.onClose(this);

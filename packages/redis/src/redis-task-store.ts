@@ -116,6 +116,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private readonly tail: StreamTail;
   private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
+  /** When subscribed finished tasks expire (ms since the epoch, from their last read). */
+  private readonly expiries = new Map<string, number>();
   private readonly log: A2ALog;
   private closed = false;
   /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
@@ -440,10 +442,11 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private async readLog(taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[] | undefined> {
     const keys = this.keys.task(taskId);
     const reply = (await this.script('a2aRead', [keys.task, keys.log], [afterSeq, limit])) as
-      | [string, StreamEntry[]]
+      | [string, StreamEntry[], number]
       | null;
     if (!reply) return undefined;
-    const [contextId, entries] = reply;
+    const [contextId, entries, ttl] = reply;
+    if (ttl > 0) this.expiries.set(taskId, Date.now() + ttl);
     return entries.map((entry) => entryRecord(taskId, entry, contextId));
   }
 
@@ -456,11 +459,20 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     const subscription = new LogSubscription(
       taskId,
       afterSeq,
-      { read: (id, after, limit) => this.readLog(id, after, limit) },
+      {
+        read: (id, after, limit) => this.readLog(id, after, limit),
+        expiresIn: (id) => {
+          const at = this.expiries.get(id);
+          return at === undefined ? undefined : Math.max(0, at - Date.now());
+        },
+      },
       (sub) => {
         const current = this.subscribers.get(taskId);
         current?.delete(sub);
-        if (current?.size === 0) this.subscribers.delete(taskId);
+        if (current?.size === 0) {
+          this.subscribers.delete(taskId);
+          this.expiries.delete(taskId);
+        }
         this.tail.remove(sub);
       },
       signal,

@@ -55,11 +55,14 @@ local tail = {}
 if h[3] ~= h[2] then tail = redis.call('XRANGE', KEYS[2], (tonumber(h[3]) + 1) .. '-0', h[2] .. '-0') end
 return {h[1], h[2], h[3], h[4], h[5], tail}`;
 
-/** KEYS: task, log. ARGV: after seq, count. Returns nil (no such task) or {contextId, entries with seq > after}. */
+/**
+ * KEYS: task, log. ARGV: after seq, count. Returns nil (no such task) or {contextId, entries with seq > after, ms until
+ * the task expires (-1: it does not)}.
+ */
 const READ = `
 local c = redis.call('HGET', KEYS[1], 'c')
 if not c then return nil end
-return {c, redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+', 'COUNT', ARGV[2])}`;
+return {c, redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+', 'COUNT', ARGV[2]), redis.call('PTTL', KEYS[1])}`;
 
 /**
  * The owner's ListTasks index after a create or a status change. KEYS: list, meta, expiry, seq. ARGV: task id,

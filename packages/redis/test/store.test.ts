@@ -232,6 +232,11 @@ describe.runIf(hasRedis)('RedisTaskStore', () => {
       expect(listed.totalSize).toBe(1);
       const keys = await short.client.keys(`${prefix}:{t:exp-done}*`);
       expect(keys).toEqual([]);
+      // A subscriber already waiting past a finished task's last event ends when the task expires.
+      await short.create(task('exp-wait'), 'exp');
+      await short.append('exp-wait', 1, status('TASK_STATE_CANCELED'));
+      const waiting = short.subscribe('exp-wait', 2)[Symbol.asyncIterator]();
+      expect(await waiting.next()).toMatchObject({ done: true });
     } finally {
       await short.close();
     }
