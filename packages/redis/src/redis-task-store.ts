@@ -32,7 +32,11 @@ import { entryRecord, type StreamEntry, StreamTail } from './stream-tail.js';
 export interface RedisTaskStoreOptions {
   /** `redis://[[user]:password@]host:6379[/db]` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
   url?: string;
-  /** Your own ioredis client instead of `url` (then `close()` leaves it open). Standalone Redis or Valkey. */
+  /**
+   * Your own ioredis client instead of `url` (then `close()` leaves it open). Standalone Redis or Valkey. Its options
+   * then decide how a lost connection fails requests: ioredis's defaults (`maxRetriesPerRequest: 20`, no
+   * `commandTimeout`) hold a request through many reconnect attempts instead of answering 503 within seconds.
+   */
   client?: Redis;
   /** Further ioredis options for the connections this store opens from `url`. */
   redisOptions?: RedisOptions;
@@ -168,7 +172,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     instrumentStore(this, 'redis', STORE_CALLS);
   }
 
-  /** Connects (clear error when Redis is down) and checks that the server runs scripts. */
+  /** Connects, with a clear error when Redis is down (one round trip). */
   static async connect(options: RedisTaskStoreOptions = {}): Promise<RedisTaskStore> {
     const store = new RedisTaskStore(options);
     try {
