@@ -5,8 +5,8 @@
 // `--executor sdk-compat` serves the echo agent written for @a2a-js/sdk 1.x (sdk-echo-agent.ts) through
 // @a2a/sdk-compat's `fromSdkExecutor` instead of the native one (run.ts: adapter `node+compat`, `express+compat`).
 // With `A2A_DATABASE_URL` set, the same server keeps its tasks in PostgreSQL (migrated, with execution leases;
-// `A2A_INSTANCE_ID` names the instance), so two servers on one database are two instances of one agent. The `sdk`
-// adapter has no durable store: it refuses it.
+// `A2A_INSTANCE_ID` names the instance), so two servers on one database are two instances of one agent; with
+// `A2A_REDIS_URL` (and `A2A_REDIS_PREFIX`) the same on Redis. The `sdk` adapter has no durable store: it refuses it.
 import type { Server } from 'node:http';
 import type { A2AHttpHandler, AgentExecutor } from '@a2a/core';
 import { createA2AGrpcServer } from '@a2a/grpc';

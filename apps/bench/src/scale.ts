@@ -11,7 +11,7 @@
 //   and followed on B (SubscribeToTask); latency publish on A → client of B, under `--streams` such tasks;
 // - idle: `--tasks 10000` tasks left INPUT_REQUIRED (text `input-required`): server heap per waiting task.
 // `--adapter koa|node|express|hapi|fastify|hono|nestjs|sdk` (default koa; node: @a2a/core/node on plain node:http); the store is PostgreSQL when A2A_DATABASE_URL is set (a fresh
-// database on that server per run, dropped at the end). Prints one
+// database on that server per run, dropped at the end), Redis when A2A_REDIS_URL is (a key prefix of the run's own). Prints one
 // JSON line (and appends it to bench/results/scale.jsonl at the repo root).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
