@@ -154,7 +154,15 @@ describe('packed packages in every TypeScript module mode', () => {
     const dir = join(work, 'node16-cjs-libcheck');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
-    const entries = ['core', 'core/node', 'core/adapter', 'core/errors', 'core/internal', ...DUAL.slice(1)];
+    const entries = [
+      'core',
+      'core/node',
+      'core/adapter',
+      'core/errors',
+      'core/error-shapes',
+      'core/internal',
+      ...DUAL.slice(1),
+    ];
     const entryFiles = [
       ...entries.map((entry) => `@a2a/${entry}`),
       '@a2a/sdk-compat/express',
@@ -183,7 +191,7 @@ describe('packed packages in every TypeScript module mode', () => {
   });
 
   it('plain require() from JavaScript loads every package', () => {
-    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/adapter', '@a2a/core/errors', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
+    const code = `for (const p of ${JSON.stringify(['@a2a/core', '@a2a/core/node', '@a2a/core/schemas', '@a2a/core/adapter', '@a2a/core/errors', '@a2a/core/error-shapes', '@a2a/core/internal', ...DUAL.slice(1).map((d) => `@a2a/${d}`)])}) require(p); console.log('ok')`;
     expect(execFileSync(process.execPath, ['-e', code], { cwd: work, encoding: 'utf8' }).trim()).toBe('ok');
   });
 

@@ -15,6 +15,7 @@ const ENTRIES: [entry: string, lazyChunks: boolean][] = [
   ['core/dist/index.js', true], // `a2a.fetch` on Workers, Bun, Deno, Next.js's edge
   ['core/dist/adapter.js', true],
   ['core/dist/public-errors.js', false], // `@a2a/core/errors`: the error table alone, what the client takes
+  ['core/dist/error-shapes.js', false], // `@a2a/core/error-shapes`: the error table and the rules that read answers
   ['core/dist/schemas/index.js', false],
   ['hono/dist/index.js', true], // README: Node, Bun, Deno or Cloudflare Workers
   ['client/dist/index.js', false], // README: browsers. No lazy chunk: of core it takes `@a2a/core/errors` alone

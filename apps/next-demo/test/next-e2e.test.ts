@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { client, sse, userMessage } from '@a2a/adapter-testsuite';
+import { checkAgent, formatReport } from '@a2a/check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const exec = promisify(execFile);
@@ -45,6 +46,14 @@ describe('Next.js App Router route handlers over a2a.fetch (next build && next s
       await once(next, 'exit');
     }
   });
+
+  // What CI runs against every demo (apps/demo-agent's smoke tests): here against `next start`, the built app.
+  it('passes every MUST check of a2a-check, --send and --hostile included', async () => {
+    const report = await checkAgent(origin, { send: 'hello', hostile: true, timeoutMs: 5000 });
+    const failed = report.results.filter((r) => r.status === 'fail' && r.level === 'MUST');
+    expect(failed, formatReport(report)).toEqual([]);
+    expect(report.results.find((r) => r.id === 'send.cancel')?.status).toBe('pass');
+  }, 120_000);
 
   it('serves the agent card at the origin, with interface URLs under /a2a on the origin the client used', async () => {
     const res = await fetch(`${origin}/.well-known/agent-card.json`);

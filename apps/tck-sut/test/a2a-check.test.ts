@@ -12,11 +12,12 @@ import { ADAPTERS, type RunningSut, startSut } from '../src/server.js';
 const BIN = fileURLToPath(new URL('../../../packages/check/dist/cli.js', import.meta.url));
 if (!existsSync(BIN) && process.env.CI) throw new Error(`CI=true but ${BIN} is not built`);
 
-// `a2a-check` against the SUT on every adapter: no MUST check fails (the same command CI runs against it).
+// `a2a-check` against the SUT on every adapter, with its gRPC listener: no MUST check fails (the same command CI
+// runs against it).
 describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
   let sut: RunningSut;
   beforeAll(async () => {
-    sut = await startSut({ adapter, port: 0 });
+    sut = await startSut({ adapter, port: 0, grpcPort: 0 });
   });
   afterAll(() => sut.close());
 
@@ -30,6 +31,11 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
     const failed = report.results.filter((r) => r.status === 'fail' && r.level === 'MUST');
     expect(failed, formatReport(report)).toEqual([]);
     expect(report.results.filter((r) => r.area === 'send').every((r) => r.status === 'skip')).toBe(true);
+    // Its gRPC listener (in the card) is checked too: every gRPC check but the --send one ran.
+    const grpc = report.results.filter((r) => r.area === 'grpc');
+    expect(grpc.filter((r) => r.status === 'pass').map((r) => r.id)).toEqual(
+      grpc.map((r) => r.id).filter((id) => id !== 'grpc.streaming'),
+    );
     expect(await taskCount()).toBe(0);
   });
 
@@ -46,7 +52,17 @@ describe.each(ADAPTERS)('a2a-check against the TCK SUT on %s', (adapter) => {
       'send.cancel',
     ]);
     expect(ran('hostile')).toHaveLength(4);
+    expect(ran('grpc')).toContain('grpc.streaming');
     expect(await taskCount()).toBeGreaterThan(0);
+  });
+
+  it('--binding grpc --send: the round trip over gRPC alone passes every check', async () => {
+    const report = await checkAgent(sut.url, { timeoutMs: 5000, send: 'hello', binding: 'grpc' });
+    const failed = report.results.filter((r) => r.status === 'fail');
+    expect(failed, formatReport(report)).toEqual([]);
+    const send = report.results.filter((r) => r.area === 'send');
+    expect(send.map((r) => [r.id, r.status])).toEqual(send.map((r) => [r.id, 'pass']));
+    expect(report.results.find((r) => r.id === 'jsonrpc.list-tasks')?.status).toBe('skip');
   });
 
   it.runIf(existsSync(BIN))('the a2a-check command exits 0 and writes a JUnit report without a <failure>', async () => {

@@ -1,3 +1,4 @@
+import { isProtocolErrorCode, statusBodyProblem } from '@a2a/core/error-shapes';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -107,7 +108,6 @@ const TIMEOUT_MS = 5_000;
 const LEAK =
   /node_modules|\/work\/|file:\/\/|\bat (?:async )?[\w$.<>[\] ]*\(?(?:\/|node:)[^\s)]*:\d+:\d+|\.[cm]?[jt]s:\d+:\d+/;
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
-const RPC_CODES = (code: number) => (code >= -32099 && code <= -32001) || (code >= -32700 && code <= -32600);
 
 /**
  * The adversarial suite: generated bad input of every kind (see adversarial-cases.ts) through the harness, with a
@@ -328,9 +328,7 @@ function readableId(raw: string | Uint8Array | undefined): string | number | und
 }
 
 function checkRpcError(c: AdversarialCase, error: Record<string, unknown>, what: string): void {
-  expect(Number.isInteger(error.code) && RPC_CODES(error.code as number), `not a JSON-RPC/A2A code: ${what}`).toBe(
-    true,
-  );
+  expect(isProtocolErrorCode(error.code), `not a JSON-RPC/A2A code: ${what}`).toBe(true);
   expect(error.code, `an internal error for a client's mistake: ${what}`).not.toBe(-32603);
   expect(typeof error.message === 'string' && error.message !== '', what).toBe(true);
   if (c.expect?.code) expect(error.code, what).toBe(c.expect.code);
@@ -341,7 +339,7 @@ function checkStatusBody(r: RawResponse, what: string, v03 = false): void {
   expect(r.headers['content-type'] ?? '', `not JSON: ${what}`).toMatch(/^application\/(a2a\+)?json/);
   const body = JSON.parse(r.body);
   if (v03) return void expect(body, what).toMatchObject({ code: expect.any(Number), message: expect.any(String) });
-  expect(body.error, what).toMatchObject({ code: r.status, status: expect.any(String), message: expect.any(String) });
+  expect(statusBodyProblem(body, r.status, { statusName: true }), what).toBeUndefined();
 }
 
 /** An SSE answer: every frame a JSON-RPC response; an error frame refuses. */

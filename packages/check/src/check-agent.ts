@@ -2,6 +2,7 @@ import type { Check, Verdict } from './check.js';
 import { ALL_CHECKS } from './checks/all-checks.js';
 import { type CheckOptions, createContext, forCheck, type Interface } from './context.js';
 import { discover } from './discover.js';
+import { grpcTarget } from './grpc/grpc-target.js';
 import { NoAnswer } from './http.js';
 import { type CheckResult, type Report, summarize } from './report.js';
 
@@ -89,10 +90,15 @@ function interfacesOf(card: Record<string, unknown>): Interface[] {
   return list.flatMap((entry): Interface[] => {
     const i = entry as Record<string, unknown>;
     if (typeof i?.url !== 'string' || typeof i.protocolBinding !== 'string') return [];
-    try {
-      new URL(i.url);
-    } catch {
-      return [];
+    // A GRPC url may be a bare host:port (what gRPC servers list), the others are URLs.
+    if (i.protocolBinding.toUpperCase() === 'GRPC') {
+      if (!grpcTarget(i.url)) return [];
+    } else {
+      try {
+        new URL(i.url);
+      } catch {
+        return [];
+      }
     }
     return [
       {

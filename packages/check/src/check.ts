@@ -3,9 +3,18 @@ import type { CheckContext } from './context.js';
 /** RFC 2119 level of the sentence a check enforces: only a failed MUST makes the run fail. */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
-export type Area = 'card' | 'jsonrpc' | 'http+json' | 'security' | 'capabilities' | 'send' | 'hostile';
+export type Area = 'card' | 'jsonrpc' | 'http+json' | 'grpc' | 'security' | 'capabilities' | 'send' | 'hostile';
 
-export const AREAS: readonly Area[] = ['card', 'jsonrpc', 'http+json', 'security', 'capabilities', 'send', 'hostile'];
+export const AREAS: readonly Area[] = [
+  'card',
+  'jsonrpc',
+  'http+json',
+  'grpc',
+  'security',
+  'capabilities',
+  'send',
+  'hostile',
+];
 
 /** What a check found: `skip` when it does not apply (with why), `fail` with what a developer should fix. */
 export type Verdict = { status: 'pass'; detail?: string } | { status: 'fail' | 'skip'; detail: string };

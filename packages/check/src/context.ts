@@ -1,7 +1,9 @@
+import { type GrpcAnswer, grpcCall } from './grpc/grpc-call.js';
+import { grpcTarget } from './grpc/grpc-target.js';
 import type { Answer, Probe } from './http.js';
 import { request } from './http.js';
 
-/** The bindings this package checks (gRPC is named so `--binding grpc` narrows to it, but it has no checks yet). */
+/** The bindings this package checks. */
 export type Binding = 'jsonrpc' | 'http+json' | 'grpc';
 
 /** One entry of the card's `supportedInterfaces`, as far as it was well-formed. */
@@ -41,6 +43,8 @@ export interface CheckContext {
   iface(binding: Binding): Interface | undefined;
   /** One request: `A2A-Version: 1.0` and the credentials added unless told (`anonymous`), bounded in time. */
   call(url: string, probe: CallProbe): Promise<Answer>;
+  /** One gRPC call of the interface's A2AService (`request` in proto JSON), its tenant copied in, bounded in time. */
+  grpc(iface: Interface, method: string, request: Record<string, unknown>, probe?: GrpcCallProbe): Promise<GrpcAnswer>;
   /** State shared by the `--send` checks (the task they created). */
   readonly shared: Map<string, unknown>;
 }
@@ -49,6 +53,15 @@ export interface CallProbe extends Omit<Probe, 'timeoutMs'> {
   anonymous?: boolean;
   /** `A2A-Version` to send; `null` sends none. Default `1.0`. */
   version?: string | null;
+}
+
+export interface GrpcCallProbe {
+  anonymous?: boolean;
+  /** `a2a-version` metadata to send; `null` sends none. Default `1.0`. */
+  version?: string | null;
+  maxEvents?: number;
+  implicit?: boolean;
+  signal?: AbortSignal | undefined;
 }
 
 const BINDING_NAMES: Record<Binding, string> = { jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', grpc: 'GRPC' };
@@ -82,6 +95,15 @@ export function createContext(
       Object.assign(headers, probe.anonymous ? {} : options.headers, probe.headers);
       return request(url, { ...probe, headers, timeoutMs: resolved.timeoutMs });
     },
+    grpc(iface, method, body, probe = {}) {
+      const target = grpcTarget(iface.url);
+      if (!target) throw new Error(`${iface.url} is not a gRPC target`);
+      const metadata: Record<string, string> = {};
+      if (probe.version !== null) metadata['a2a-version'] = probe.version ?? '1.0';
+      Object.assign(metadata, probe.anonymous ? {} : options.headers);
+      const withTenant = iface.tenant ? { tenant: iface.tenant, ...body } : body;
+      return grpcCall(target, method, withTenant, { ...probe, metadata, timeoutMs: resolved.timeoutMs });
+    },
   };
 }
 
@@ -92,5 +114,7 @@ export function createContext(
 export function forCheck(ctx: CheckContext, signal: AbortSignal): CheckContext {
   return Object.assign(Object.create(ctx) as CheckContext, {
     call: (url: string, probe: CallProbe) => ctx.call(url, { ...probe, signal }),
+    grpc: (iface: Interface, method: string, body: Record<string, unknown>, probe: GrpcCallProbe = {}) =>
+      ctx.grpc(iface, method, body, { ...probe, signal }),
   });
 }

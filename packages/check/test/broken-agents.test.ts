@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAgent, formatReport } from '../src/index.js';
 import { BROKEN_AGENTS, galleryHandler, signedAgent, TOKEN } from './broken-agents.js';
 import { serveFetch } from './fetch-server.js';
+import { GRPC_BROKEN_AGENTS } from './grpc-agents.js';
 
 const failures = (report: Awaited<ReturnType<typeof checkAgent>>) => report.results.filter((r) => r.status === 'fail');
 
@@ -49,7 +50,7 @@ describe('the gallery agents without their defect', () => {
   });
 });
 
-describe.each(BROKEN_AGENTS)('broken agent: $defect', (broken) => {
+describe.each([...BROKEN_AGENTS, ...GRPC_BROKEN_AGENTS])('broken agent: $defect', (broken) => {
   it(`is caught by ${broken.caughtBy} alone, with a message that says what is wrong`, async () => {
     const agent = await broken.start();
     try {

@@ -68,7 +68,7 @@ const broken =
     serveFetch(handler(galleryHandler(secured)));
 
 /** A URL nothing listens on: a port taken and released. */
-async function closedUrl(): Promise<string> {
+export async function closedUrl(): Promise<string> {
   const server = await serveFetch(async () => new Response());
   await server.close();
   return `${server.url}/`;

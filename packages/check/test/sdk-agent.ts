@@ -1,5 +1,5 @@
-// The official SDK's server (@a2a-js/sdk, a dev dependency) with a small agent on Express, both v1.0 bindings, to
-// show what a2a-check reports about an agent we did not write (the README's example report).
+// The official SDK's server (@a2a-js/sdk, a dev dependency) with a small agent on Express and its gRPC service, the
+// three v1.0 bindings, to show what a2a-check reports about an agent we did not write (the README's example report).
 import { listen } from '@a2a/adapter-testsuite';
 import { AGENT_CARD_PATH, TaskState } from '@a2a-js/sdk';
 import {
@@ -11,6 +11,8 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
+import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 
 /** Every message: a task that is at once completed with a reply. */
@@ -41,11 +43,17 @@ class ReplyAgent implements AgentExecutor {
   async cancelTask(): Promise<void> {}
 }
 
-/** The SDK's server at 127.0.0.1:0: the card at the origin, JSON-RPC at /rpc, HTTP+JSON at /rest. */
+/** The SDK's server at 127.0.0.1:0: the card at the origin, JSON-RPC at /rpc, HTTP+JSON at /rest; gRPC on its own port. */
 export async function startSdkAgent() {
   const app = express();
   const listening = await listen(app);
   const { url } = listening;
+  const grpcServer = new grpc.Server();
+  const grpcPort = await new Promise<number>((resolve, reject) =>
+    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    ),
+  );
   const card = {
     name: 'SDK agent',
     description: 'The official SDK server, checked by a2a-check',
@@ -54,6 +62,7 @@ export async function startSdkAgent() {
     supportedInterfaces: [
       { url: `${url}/rpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
       { url: `${url}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+      { url: `127.0.0.1:${grpcPort}`, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' },
     ],
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
@@ -82,5 +91,12 @@ export async function startSdkAgent() {
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
   app.use('/rpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   app.use('/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
-  return listening;
+  grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  return {
+    ...listening,
+    close: async () => {
+      grpcServer.forceShutdown();
+      await listening.close();
+    },
+  };
 }

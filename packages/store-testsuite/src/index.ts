@@ -14,4 +14,4 @@ export {
 export type { PushConfigStoreSuiteOptions, StoreFactoryOptions, TaskStoreSuiteOptions } from './options.js';
 export { describePushConfigStore } from './push-config-store-suite.js';
 export { describeTaskStore } from './task-store-suite.js';
-export { eventually, Reader } from './wait.js';
+export { bounded, eventually, Reader } from './wait.js';

@@ -67,11 +67,25 @@ export class Reader {
 
   /** Ends the subscription the way the engine does for a departed client. */
   async close(): Promise<void> {
-    if (!this.ended) await this.iterator.return?.();
+    if (this.ended) return;
     this.ended = true;
+    await bounded(Promise.resolve(this.iterator.return?.()), this.timeoutMs, 'return() of the subscription');
   }
 
   private seqs(): string {
     return `[${this.received.map((r) => r.seq).join(', ')}]`;
+  }
+}
+
+/** `promise`, or a rejection naming `what` after `timeoutMs`. */
+export async function bounded<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

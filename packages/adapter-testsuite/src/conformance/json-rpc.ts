@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventually, read, userMessage } from '../client.js';
-import { type Setup, USER } from './setup.js';
+import { expectRpcError, type Setup, USER } from './setup.js';
 
 /** JSON-RPC: every operation, a multi-turn task and a cancel, the protocol error codes, caller scoping. */
 export function defineJsonRpcCases(s: Setup): void {
@@ -56,14 +56,14 @@ export function defineJsonRpcCases(s: Setup): void {
     it('answers protocol errors with the JSON-RPC codes', async () => {
       const broken = await read(await s.c.rpcRaw('{"jsonrpc":"2.0","id":1,'));
       expect(broken.status).toBe(200);
-      expect(broken.body.error.code).toBe(-32700);
-      expect((await read(await s.c.rpcRaw('{"id":1,"method":"GetTask"}'))).body.error.code).toBe(-32600);
-      expect((await read(await s.c.rpcRaw('[]'))).body.error.code).toBe(-32600);
-      expect((await s.c.rpc('NoSuchMethod', {})).body.error.code).toBe(-32601);
+      expectRpcError(broken.body, 'ParseError', null);
+      expectRpcError((await read(await s.c.rpcRaw('{"id":1,"method":"GetTask"}'))).body, 'InvalidRequest');
+      expectRpcError((await read(await s.c.rpcRaw('[]'))).body, 'InvalidRequest');
+      expectRpcError((await s.c.rpc('NoSuchMethod', {})).body, 'MethodNotFound');
       const invalid = await s.c.rpc('SendMessage', { message: { role: 'ROLE_USER' } });
-      expect(invalid.body.error.code).toBe(-32602);
+      expectRpcError(invalid.body, 'InvalidParams');
       const missing = await s.c.rpc('GetTask', { id: 'no-such-task' });
-      expect(missing.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
+      expectRpcError(missing.body, 'TaskNotFound');
     });
 
     it('scopes tasks to the caller from the context hook', async () => {

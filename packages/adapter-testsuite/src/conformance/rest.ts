@@ -49,7 +49,7 @@ export function defineRestCases(s: Setup): void {
     it('maps errors to HTTP statuses with a google.rpc.Status body', async () => {
       const missing = await s.c.rest('GET', '/tasks/no-such-task', undefined, USER);
       expect(missing.status).toBe(404);
-      expectStatusBody(missing.body, 404, 'TASK_NOT_FOUND');
+      expectStatusBody(missing.body, 404, 'TaskNotFound');
       const invalid = await s.c.rest('POST', '/message:send', {
         message: { role: 'ROLE_USER', parts: [{ text: 'x' }] },
       });
@@ -68,7 +68,7 @@ export function defineRestCases(s: Setup): void {
       const notAllowed = await s.c.rest('DELETE', '/message:send');
       expect(notAllowed.status).toBe(405);
       expect(notAllowed.headers.get('allow')).toBe('POST');
-      expectStatusBody(notAllowed.body, 405, 'METHOD_NOT_ALLOWED');
+      expectStatusBody(notAllowed.body, 405, 'MethodNotAllowed');
     });
   });
 }

@@ -1,3 +1,5 @@
+import { errorInfoProblem, jsonRpcErrorProblem, statusBodyProblem } from '@a2a/core/error-shapes';
+import type { A2AErrorType } from '@a2a/core/errors';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Client, client } from '../client.js';
 import { createFixture, type Fixture } from '../fixture.js';
@@ -35,11 +37,20 @@ export function useServer(
   return setup;
 }
 
-/** A `google.rpc.Status` body with this code (and this ErrorInfo reason when given). */
-export const expectStatusBody = (body: unknown, code: number, reason?: string) => {
-  expect(body).toMatchObject({ error: { code } });
-  if (reason)
-    expect((body as { error: { details: unknown[] } }).error.details).toContainEqual(
-      expect.objectContaining({ reason }),
-    );
+/**
+ * A `google.rpc.Status` body (§11.6, the rules `@a2a/check` applies too) with this code, its `status` name, and the
+ * ErrorInfo of `type` when given.
+ */
+export const expectStatusBody = (body: unknown, code: number, type?: A2AErrorType) => {
+  const problem = statusBodyProblem(body, code, { statusName: true });
+  const details = (body as { error?: { details?: Record<string, unknown>[] } } | undefined)?.error?.details ?? [];
+  expect(problem ?? (type && errorInfoProblem(details, type, 'error.details', '§11.6')), JSON.stringify(body)).toBe(
+    undefined,
+  );
 };
+
+/** A JSON-RPC error response (§9.5, the rules `@a2a/check` applies too) of this type, answering `id` when given. */
+export const expectRpcError = (body: unknown, type: A2AErrorType, ...id: [unknown?]) =>
+  expect(jsonRpcErrorProblem(body, { errors: [type], ...(id.length && { id: id[0] }) }), JSON.stringify(body)).toBe(
+    undefined,
+  );

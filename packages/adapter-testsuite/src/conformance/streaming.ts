@@ -58,7 +58,7 @@ export function defineStreamingCases(s: Setup): void {
       expect(early.body.error.code).toBe(-32001);
       const earlyRest = await read(await s.c.restFetch('POST', '/message:stream', unknownTask, USER));
       expect(earlyRest.status).toBe(404);
-      expectStatusBody(earlyRest.body, 404, 'TASK_NOT_FOUND');
+      expectStatusBody(earlyRest.body, 404, 'TaskNotFound');
       // An executor that throws before emitting anything: the task exists already, so it ends FAILED in-stream.
       const failed = (
         await within(

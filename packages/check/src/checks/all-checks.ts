@@ -1,6 +1,7 @@
 import type { Check } from '../check.js';
 import { CAPABILITY_CHECKS } from './capability-checks.js';
 import { CARD_CHECKS } from './card-checks.js';
+import { GRPC_CHECKS } from './grpc-checks.js';
 import { HOSTILE_CHECKS } from './hostile-checks.js';
 import { JSONRPC_CHECKS } from './jsonrpc-checks.js';
 import { REST_CHECKS } from './rest-checks.js';
@@ -14,6 +15,7 @@ export const ALL_CHECKS: Check[] = [
   V03_CARD_CHECK,
   ...JSONRPC_CHECKS,
   ...REST_CHECKS,
+  ...GRPC_CHECKS,
   ...SECURITY_CHECKS,
   ...CAPABILITY_CHECKS,
   ...SEND_CHECKS,

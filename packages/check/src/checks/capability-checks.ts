@@ -2,7 +2,8 @@ import type { A2AErrorType } from '@a2a/core/errors';
 import { type Check, fail, pass, skip, type Verdict } from '../check.js';
 import type { CheckContext } from '../context.js';
 import { rest, rpc, unknownTaskId } from './calls.js';
-import { expectRestError, expectRpcError } from './expect-error.js';
+import { expectGrpcError, expectRestError, expectRpcError } from './expect-error.js';
+import { grpcReachable } from './grpc-checks.js';
 
 type Capability = 'streaming' | 'pushNotifications' | 'extendedAgentCard';
 
@@ -11,13 +12,14 @@ const declared = (ctx: CheckContext, capability: Capability) =>
 
 /**
  * An undeclared capability's operation must be refused with the §3.3.4 error on every v1.0 binding the run checks.
- * `jsonrpc`/`http` make the call; the answers are read with the binding's error rules.
+ * `jsonrpc`/`http`/`grpc` make the call (a GRPC interface that does not answer is card.interfaces-reachable's); the answers are read with the binding's error rules.
  */
 function refusedWhenUndeclared(
   capability: Capability,
   error: A2AErrorType,
   jsonrpc: (ctx: CheckContext) => [string, Record<string, unknown> | undefined],
   http: () => [string, string, unknown?],
+  grpc: () => [string, Record<string, unknown>],
 ) {
   return async (ctx: CheckContext): Promise<Verdict> => {
     if (declared(ctx, capability)) return skip(`capabilities.${capability} is declared`);
@@ -36,7 +38,14 @@ function refusedWhenUndeclared(
       if (v.status === 'fail') return fail(`HTTP+JSON ${method} ${path}: ${v.detail}`);
       verdicts.push(`HTTP+JSON ${method} ${path.replace(/a2a-check-unknown-[\w-]+/, '{id}')}`);
     }
-    return verdicts.length ? pass(verdicts.join(', ')) : skip('no v1.0 JSONRPC or HTTP+JSON interface to call');
+    const grpcIface = ctx.iface('grpc');
+    if (grpcIface && !(await grpcReachable(ctx, grpcIface))) {
+      const [method, request] = grpc();
+      const v = expectGrpcError(await ctx.grpc(grpcIface, method, request), error);
+      if (v.status === 'fail') return fail(`GRPC ${method}: ${v.detail}`);
+      verdicts.push(`GRPC ${method}`);
+    }
+    return verdicts.length ? pass(verdicts.join(', ')) : skip('no v1.0 interface to call');
   };
 }
 
@@ -53,6 +62,7 @@ export const CAPABILITY_CHECKS: Check[] = [
       'PushNotificationNotSupported',
       () => ['ListTaskPushNotificationConfigs', { taskId: unknownTaskId() }],
       () => ['GET', `/tasks/${unknownTaskId()}/pushNotificationConfigs`],
+      () => ['ListTaskPushNotificationConfigs', { taskId: unknownTaskId() }],
     ),
   },
   {
@@ -66,6 +76,7 @@ export const CAPABILITY_CHECKS: Check[] = [
       'UnsupportedOperation',
       () => ['SubscribeToTask', { id: unknownTaskId() }],
       () => ['POST', `/tasks/${unknownTaskId()}:subscribe`, {}],
+      () => ['SubscribeToTask', { id: unknownTaskId() }],
     ),
   },
   {
@@ -79,6 +90,7 @@ export const CAPABILITY_CHECKS: Check[] = [
       'UnsupportedOperation',
       () => ['GetExtendedAgentCard', undefined],
       () => ['GET', '/extendedAgentCard'],
+      () => ['GetExtendedAgentCard', {}],
     ),
   },
 ];

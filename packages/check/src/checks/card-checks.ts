@@ -6,6 +6,7 @@ import { LEGACY_PATH, WELL_KNOWN_PATH } from '../discover.js';
 import { NoAnswer } from '../http.js';
 import { rest, rpc, unknownTaskId } from './calls.js';
 import { described, rpcEnvelope } from './expect-error.js';
+import { grpcServes } from './grpc-checks.js';
 
 const MAX_JWKS_BYTES = 64 * 1024;
 
@@ -81,8 +82,15 @@ export const CARD_CHECKS: Check[] = [
             const answer = await rest(ctx, iface, 'GET', `/tasks/${unknownTaskId()}`, undefined, { version });
             if (answer.json === undefined || answer.status >= 500)
               problems.push(`${where}: not an HTTP+JSON answer (${described(answer)})`);
+          } else if (binding === 'GRPC') {
+            if (majorMinor(iface.protocolVersion) !== '1.0')
+              notes.push(`${where} not checked (gRPC ${iface.protocolVersion}: only v1.0's lf.a2a.v1.A2AService is)`);
+            else {
+              const problem = await grpcServes(ctx, iface, version);
+              if (problem) problems.push(`${where}: ${problem}`);
+            }
           } else {
-            notes.push(`${where} not checked (no ${binding} checks yet)`);
+            notes.push(`${where} not checked (no ${binding} checks)`);
           }
         } catch (error) {
           if (!(error instanceof NoAnswer)) throw error;

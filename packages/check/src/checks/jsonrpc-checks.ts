@@ -123,15 +123,14 @@ export const JSONRPC_CHECKS: Check[] = [
     run: onJsonRpc(async (ctx, iface) => {
       const answer = await rpc(ctx, iface, 'ListTasks', {});
       const result = (rpcEnvelope(answer) as { result?: unknown })?.result;
-      return listShape(result, answer);
+      return listShape(result, described(answer));
     }),
   },
 ];
 
 /** The ListTasksResponse fields the spec requires (§3.1.4; REQUIRED in the proto). */
-export function listShape(result: unknown, answer: { status: number; text: string; headers: Headers }): Verdict {
-  if (typeof result !== 'object' || result === null)
-    return fail(`expected a ListTasksResponse, got ${described(answer as never)}`);
+export function listShape(result: unknown, got: string): Verdict {
+  if (typeof result !== 'object' || result === null) return fail(`expected a ListTasksResponse, got ${got}`);
   const r = result as Record<string, unknown>;
   const wrong = [
     !Array.isArray(r.tasks) && '"tasks" is not an array',

@@ -83,7 +83,7 @@ export const REST_CHECKS: Check[] = [
     run: onRest(async (ctx, iface) => {
       const answer = await rest(ctx, iface, 'GET', '/tasks');
       if (answer.status !== 200) return fail(`expected HTTP 200, got ${described(answer)}`);
-      return listShape(answer.json, answer);
+      return listShape(answer.json, described(answer));
     }),
   },
 ];

@@ -2,7 +2,8 @@ import { type Check, fail, pass, skip, type Verdict } from '../check.js';
 import type { CheckContext } from '../context.js';
 import type { Answer } from '../http.js';
 import { rest, rpc, unknownTaskId } from './calls.js';
-import { described, rpcEnvelope } from './expect-error.js';
+import { described, describedGrpc, rpcEnvelope } from './expect-error.js';
+import { grpcReachable } from './grpc-checks.js';
 
 /** Whether the card requires credentials for calls: a non-empty `securityRequirements`. */
 const secured = (ctx: CheckContext) =>
@@ -54,19 +55,26 @@ export const SECURITY_CHECKS: Check[] = [
     area: 'security',
     level: 'MUST',
     spec: '§3.3.2 Error Handling (authentication), §7.4',
-    title: 'a call without credentials is refused (401/403) when the card requires them',
+    title:
+      'a call without credentials is refused (HTTP 401/403, gRPC UNAUTHENTICATED/PERMISSION_DENIED) when the card requires them',
     async run(ctx) {
       if (!secured(ctx)) return skip('the card declares no securityRequirements');
-      const answers = await anonymous(ctx);
-      if (answers.length === 0) return skip('no v1.0 JSONRPC or HTTP+JSON interface to call');
-      const accepted = answers.filter(({ answer }) => !refused(answer));
+      const answers = (await anonymous(ctx)).map(({ binding, answer }) => ({
+        binding,
+        refused: refused(answer),
+        said: refused(answer) ? String(answer.status) : described(answer),
+      }));
+      const grpc = ctx.iface('grpc');
+      if (grpc && !(await grpcReachable(ctx, grpc))) {
+        const answer = await ctx.grpc(grpc, 'GetTask', { id: unknownTaskId() }, { anonymous: true });
+        const no = answer.codeName === 'UNAUTHENTICATED' || answer.codeName === 'PERMISSION_DENIED';
+        answers.push({ binding: 'GRPC', refused: no, said: no ? answer.codeName : describedGrpc(answer) });
+      }
+      if (answers.length === 0) return skip('no v1.0 interface to call');
+      const accepted = answers.filter((a) => !a.refused);
       return accepted.length
-        ? fail(
-            accepted
-              .map(({ binding, answer }) => `${binding} served it without credentials: ${described(answer)}`)
-              .join('; '),
-          )
-        : pass(answers.map(({ binding, answer }) => `${binding} ${answer.status}`).join(', '));
+        ? fail(accepted.map((a) => `${a.binding} served it without credentials: ${a.said}`).join('; '))
+        : pass(answers.map((a) => `${a.binding} ${a.said}`).join(', '));
     },
   },
   {

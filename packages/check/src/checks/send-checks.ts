@@ -3,7 +3,6 @@ import { isTerminal, type TaskState } from '@a2a/core';
 import { SendMessageResponseSchema, StreamResponseSchema, TaskSchema } from '@a2a/core/schemas';
 import { type Check, fail, pass, skip, type Verdict } from '../check.js';
 import type { CheckContext } from '../context.js';
-import { described } from './expect-error.js';
 import { listShape } from './jsonrpc-checks.js';
 import { type Outcome, operate, sendInterface } from './operations.js';
 
@@ -15,7 +14,9 @@ interface SentTask {
 
 const TASK_KEY = 'send.task';
 
-const userMessage = (text: string) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+export const userMessage = (text: string) => ({
+  message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+});
 
 /** The part of a core schema read here (its field-named issues). */
 interface Schema {
@@ -42,11 +43,11 @@ const sending =
   async (ctx: CheckContext): Promise<Verdict> => {
     if (ctx.options.send === undefined) return skip('creates a task: run with --send "<text>" to allow it');
     const target = sendInterface(ctx);
-    return target ? body(ctx, target, ctx.options.send) : skip('no v1.0 JSONRPC or HTTP+JSON interface to send on');
+    return target ? body(ctx, target, ctx.options.send) : skip('no v1.0 interface to send on');
   };
 
 const outcomeError = (o: Outcome) =>
-  `${o.binding} answered ${o.error !== undefined ? `error ${o.error}` : described(o.answer)}`;
+  `${o.binding} answered ${o.error !== undefined ? `error ${o.error}` : o.described}`;
 
 /** With `--send`: a message round trip, reading the task back, streaming, and cancel. */
 export const SEND_CHECKS: Check[] = [
@@ -94,16 +95,18 @@ export const SEND_CHECKS: Check[] = [
     id: 'send.streaming',
     area: 'send',
     level: 'MUST',
-    spec: '§3.1.2 Send Streaming Message, §11.7',
-    title: 'SendStreamingMessage answers SSE: a Task or Message first, then updates of that task',
+    spec: '§3.1.2 Send Streaming Message, §11.7, §10.7',
+    title:
+      'SendStreamingMessage streams (SSE; gRPC: server streaming): a Task or Message first, then updates of that task',
     run: sending(async (ctx, target, text) => {
       const streaming = (ctx.card.capabilities as { streaming?: unknown } | undefined)?.streaming === true;
       if (!streaming) return skip('streaming is not declared (capabilities.streaming-refused checks the refusal)');
       const outcome = await operate(ctx, target, 'stream', userMessage(text));
-      const { answer } = outcome;
-      if (!answer.events) return fail(`expected Content-Type text/event-stream, got ${described(answer)}`);
-      if (answer.events.length === 0) return fail('the stream closed without an event');
-      return streamOrder(answer.events, target.binding);
+      if (outcome.binding === 'GRPC')
+        return outcome.error !== undefined ? fail(outcomeError(outcome)) : streamResponses(outcome.events ?? []);
+      if (!outcome.events) return fail(`expected Content-Type text/event-stream, got ${outcome.described}`);
+      if (outcome.events.length === 0) return fail('the stream closed without an event');
+      return streamOrder(outcome.events as string[], outcome.binding);
     }),
   },
   {
@@ -114,7 +117,7 @@ export const SEND_CHECKS: Check[] = [
     title: 'ListTasks with pageSize 1 gives one task and a nextPageToken that reads the next page',
     run: sending(async (ctx, target) => {
       const first = await operate(ctx, target, 'list', { pageSize: 1 });
-      const shape = listShape(first.result, first.answer);
+      const shape = listShape(first.result, first.described);
       if (shape.status === 'fail') return fail(`ListTasks {pageSize: 1}: ${shape.detail}`);
       const page = first.result as { tasks: { id: string }[]; nextPageToken: string; totalSize: number };
       if (page.totalSize < 2) return skip(`${page.totalSize} task(s) visible: paging needs two`);
@@ -122,7 +125,7 @@ export const SEND_CHECKS: Check[] = [
       if (page.nextPageToken === '')
         return fail(`totalSize is ${page.totalSize} but nextPageToken is "" after one task`);
       const next = await operate(ctx, target, 'list', { pageSize: 1, pageToken: page.nextPageToken });
-      const nextShape = listShape(next.result, next.answer);
+      const nextShape = listShape(next.result, next.described);
       if (nextShape.status === 'fail') return fail(`the next page: ${nextShape.detail}`);
       const second = (next.result as { tasks: { id: string }[] }).tasks;
       if (second.length !== 1 || second[0]?.id === page.tasks[0]?.id)
@@ -157,8 +160,8 @@ export const SEND_CHECKS: Check[] = [
 ];
 
 /** §11.7: first a Task (or a single Message), then status/artifact updates of that task (a final Task snapshot may come). */
-function streamOrder(events: string[], binding: Outcome['binding']): Verdict {
-  const payloads: Record<string, { id?: string; taskId?: string }>[] = [];
+function streamOrder(events: string[], binding: 'JSONRPC' | 'HTTP+JSON'): Verdict {
+  const payloads: unknown[] = [];
   for (const [i, data] of events.entries()) {
     let value: unknown;
     try {
@@ -168,10 +171,23 @@ function streamOrder(events: string[], binding: Outcome['binding']): Verdict {
     }
     const payload = binding === 'JSONRPC' ? (value as { result?: unknown }).result : value;
     if (payload === undefined) return fail(`event ${i + 1} carries no result: ${data.slice(0, 160)}`);
+    payloads.push(payload);
+  }
+  return streamResponses(payloads);
+}
+
+/**
+ * A stream's StreamResponses (any binding, §3.1.2): each valid, a Task first (or one Message alone), then updates of
+ * that task.
+ */
+export function streamResponses(values: unknown[]): Verdict {
+  const payloads: Record<string, { id?: string; taskId?: string }>[] = [];
+  for (const [i, payload] of values.entries()) {
     const wrong = problems(StreamResponseSchema, payload);
     if (wrong) return fail(`event ${i + 1} is not a StreamResponse: ${wrong}`);
     payloads.push(payload as Record<string, { id?: string; taskId?: string }>);
   }
+  if (payloads.length === 0) return fail('the stream closed without an event');
   const [first, ...rest] = payloads;
   if (first?.message) return rest.length === 0 ? pass('one Message') : fail('events came after the single Message');
   if (!first?.task) return fail(`the first event is ${Object.keys(first ?? {}).join(',')}, expected task or message`);
