@@ -5,12 +5,13 @@
 // `--executor sdk-compat` serves the echo agent written for @a2a-js/sdk 1.x (sdk-echo-agent.ts) through
 // @a2a/sdk-compat's `fromSdkExecutor` instead of the native one (run.ts: adapter `node+compat`, `express+compat`).
 // With `A2A_DATABASE_URL` set, the same server keeps its tasks in PostgreSQL (migrated, with execution leases;
-// `A2A_INSTANCE_ID` names the instance), so two servers on one database are two instances of one agent. The `sdk`
-// adapter has no durable store: it refuses it.
+// `A2A_INSTANCE_ID` names the instance), so two servers on one database are two instances of one agent; with
+// `A2A_REDIS_URL` (and `A2A_REDIS_PREFIX`) the same on Redis. The `sdk` adapter has no durable store: it refuses it.
 import type { Server } from 'node:http';
 import type { A2AHttpHandler, AgentExecutor } from '@a2a/core';
 import { createA2AGrpcServer } from '@a2a/grpc';
 import { createTaskStoreFromEnv, type TaskStoreSetup } from '@a2a/postgres';
+import { createTaskStoreFromEnv as redisStoreFromEnv } from '@a2a/redis';
 import { numberArg, parseArgs } from './args.js';
 import type { BenchOptions } from './bench-a2a.js';
 
@@ -43,14 +44,19 @@ export async function startServer(
   }
 }
 
-/** The durable store when `A2A_DATABASE_URL` is set (not for the SDK's server, which has its own store). */
+/**
+ * The durable store when `A2A_DATABASE_URL` (PostgreSQL) or `A2A_REDIS_URL` (Redis) is set (not for the SDK's
+ * server, which has its own store).
+ */
 export async function durableStoreFromEnv(
   adapter: Adapter,
   env: Record<string, string | undefined> = process.env,
-): Promise<TaskStoreSetup | undefined> {
-  if (!env.A2A_DATABASE_URL) return undefined;
-  if (adapter === 'sdk') throw new Error('A2A_DATABASE_URL: the sdk adapter has no durable store (unset it)');
-  return createTaskStoreFromEnv(env);
+): Promise<(TaskStoreSetup & { kind: 'postgresql' | 'redis' }) | undefined> {
+  const name = env.A2A_DATABASE_URL ? 'A2A_DATABASE_URL' : env.A2A_REDIS_URL ? 'A2A_REDIS_URL' : undefined;
+  if (!name) return undefined;
+  if (adapter === 'sdk') throw new Error(`${name}: the sdk adapter has no durable store (unset it)`);
+  if (name === 'A2A_REDIS_URL') return { ...(await redisStoreFromEnv(env)), postgres: undefined, kind: 'redis' };
+  return { ...(await createTaskStoreFromEnv(env)), kind: 'postgresql' };
 }
 
 /** `--executor`: none (the native echo agent) or `sdk-compat` (the SDK-style one through @a2a/sdk-compat). */
@@ -88,7 +94,7 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  const store = durable ? 'postgresql' : 'memory';
+  const store = durable?.kind ?? 'memory';
   console.log(
     `READY http://${host}:${bound} pid=${process.pid} adapter=${adapter}${args.otel === 'noop' ? '+otel' : ''}${executor ? '+compat' : ''} store=${store} node=${process.version}${grpc}`,
   );

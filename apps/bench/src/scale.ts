@@ -7,11 +7,11 @@
 //   streams that did not end COMPLETED;
 //   then the same load again (streams of ≥ 20 s) for server heap and RSS per open stream (after GC, once all are
 //   open, minus the idle server, divided by the streams open then);
-// - cross: two instances on one PostgreSQL (A2A_DATABASE_URL required): each task is started on A (returnImmediately)
+// - cross: two instances on one PostgreSQL or Redis (A2A_DATABASE_URL or A2A_REDIS_URL): each task is started on A (returnImmediately)
 //   and followed on B (SubscribeToTask); latency publish on A → client of B, under `--streams` such tasks;
 // - idle: `--tasks 10000` tasks left INPUT_REQUIRED (text `input-required`): server heap per waiting task.
 // `--adapter koa|node|express|hapi|fastify|hono|nestjs|sdk` (default koa; node: @a2a/core/node on plain node:http); the store is PostgreSQL when A2A_DATABASE_URL is set (a fresh
-// database on that server per run, dropped at the end). Prints one
+// database on that server per run, dropped at the end), Redis when A2A_REDIS_URL is (a key prefix of the run's own). Prints one
 // JSON line (and appends it to bench/results/scale.jsonl at the repo root).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -312,9 +312,13 @@ async function scratchDatabase(url: string) {
 }
 
 async function main() {
-  const durable = process.env.A2A_DATABASE_URL;
-  const database = durable ? await scratchDatabase(durable) : undefined;
-  const env = database ? { A2A_DATABASE_URL: database.url } : {};
+  const redisUrl = process.env.A2A_REDIS_URL;
+  const durable = process.env.A2A_DATABASE_URL ?? redisUrl;
+  const database = process.env.A2A_DATABASE_URL ? await scratchDatabase(process.env.A2A_DATABASE_URL) : undefined;
+  // Redis: a key prefix of this run's own on the given server (A2A_REDIS_URL), instead of a scratch database.
+  const redisEnv =
+    redisUrl && !database ? { A2A_REDIS_URL: redisUrl, A2A_REDIS_PREFIX: `a2a-scale-${Date.now()}` } : {};
+  const env = database ? { A2A_DATABASE_URL: database.url } : redisEnv;
   const started: Server[] = [];
   let result: Record<string, unknown>;
   try {
@@ -333,7 +337,7 @@ async function main() {
         return { measured: server, start };
       }, started);
     } else if (scenario === 'cross') {
-      if (!durable) throw new Error('cross: set A2A_DATABASE_URL (two instances share it)');
+      if (!durable) throw new Error('cross: set A2A_DATABASE_URL or A2A_REDIS_URL (two instances share it)');
       result = await streamsLoad(async () => {
         const a = await startServer(basePort, { ...env, A2A_INSTANCE_ID: 'a' });
         started.push(a);
@@ -379,7 +383,7 @@ async function main() {
     machine: `${hostname()}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load ${loadavg()[0]?.toFixed(1)} at the end`,
     scenario,
     adapter,
-    store: durable ? 'postgresql' : 'memory',
+    store: database ? 'postgresql' : redisUrl ? 'redis' : 'memory',
     ...result,
   };
   console.log(JSON.stringify(line));

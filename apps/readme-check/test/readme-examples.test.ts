@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, hasDatabase } from '../../../packages/postgres/test/db.js';
+import { countRedisTasks, freshRedisDatabase, sharedUrl as redisUrl } from '../../../packages/redis/test/redis.js';
 import { packPackages, publishedPackages, ROOT } from '../../../scripts/pack-packages.mjs';
 import { driveLetterWriter, driveLetterWriterOverGrpc } from '../src/drive.js';
 import { type Block, clientsOf, type Program, programsOf, readmePaths, scanReadme } from '../src/examples.js';
@@ -156,6 +157,8 @@ describe('README examples', () => {
     const { readme, file, line } = program.entry;
     // A program with @a2a/postgres gets A2A_DATABASE_URL: a fresh database, dropped afterwards.
     const database = program.files.some((f) => /from '@a2a\/postgres'/.test(f.code));
+    // A program with @a2a/redis gets A2A_REDIS_URL: an emptied numbered database of the test server.
+    const redis = program.files.some((f) => /from '@a2a\/redis'/.test(f.code));
     // A program with @a2a/grpc serves gRPC (its own HTTP/2 listener): driven with the official client's gRPC transport.
     const grpc = program.files.some((f) => /from '@a2a\/grpc'/.test(f.code));
     if (isTestProject(variant.project)) {
@@ -178,11 +181,14 @@ describe('README examples', () => {
         if (!compiled?.ok) throw new Error(`${describeBlock(program.entry)} does not compile:\n${compiled?.output}`);
         // Compiled either way; without a test database (outside CI: db.ts fails under CI) it is not run.
         if (database && !hasDatabase) return skip('no A2A_TEST_DATABASE_URL (scripts/start-postgres.sh prints one)');
+        if (redis && !redisUrl) return skip('no A2A_TEST_REDIS_URL (scripts/start-redis.sh prints one)');
         const db = database ? await createTestDatabase() : undefined;
-        const env = db ? { A2A_DATABASE_URL: db.url } : {};
+        const redisDb = redis ? await freshRedisDatabase() : undefined;
+        const env = { ...(db && { A2A_DATABASE_URL: db.url }), ...(redisDb && { A2A_REDIS_URL: redisDb.url }) };
         const entry = join(work, variant.dir, 'dist', program.dir, file.replace(/\.ts$/, '.js'));
         const running = await start(entry, program, env, grpc ? 'grpc' : 'http').catch(async (err) => {
           await db?.drop();
+          await redisDb?.release();
           throw err;
         });
         try {
@@ -198,6 +204,7 @@ describe('README examples', () => {
           expect(steps).toHaveLength(grpc ? 6 : 12);
           // The tasks are in the database, not in an in-memory store: send, stream and cancel over both transports.
           if (db) expect(await countTasks(db.url), `a2a_tasks rows in ${db.url}`).toBe(6);
+          if (redisDb) expect(await countRedisTasks(redisDb.url), `task hashes in ${redisDb.url}`).toBe(6);
           // The client examples meant for this project, each pointed at this server.
           for (const client of clients.filter((c) => clientIn(c.entry, variant))) {
             const file = join(work, variant.dir, 'dist', client.dir, client.entry.file.replace(/\.ts$/, '.js'));
@@ -206,6 +213,7 @@ describe('README examples', () => {
         } finally {
           await running.stop();
           await db?.drop();
+          await redisDb?.release();
         }
         // The gRPC example closes its server and handler on SIGTERM: the process then ends by itself, exit code 0.
         if (grpc) {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { DialectName } from '@a2a/core';
 import { startTelemetryFromEnv } from '@a2a/demo-agent/telemetry';
 import { createTaskStoreFromEnv } from '@a2a/postgres';
+import { createTaskStoreFromEnv as redisStoreFromEnv } from '@a2a/redis';
 import { ADAPTERS, type AdapterName, startSut } from './server.js';
 
 // PORT=<n> ADAPTER=<express|koa|hapi|fastify|hono|nestjs> [GRPC_PORT=<n>] [ACTS=1] pnpm --dir apps/tck-sut start
@@ -41,7 +42,9 @@ const acts =
 const longRunning = flag('acts-long-running-ms') ?? process.env.ACTS_LONG_RUNNING_MS;
 // Traces and metrics when OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER ask for them (e.g. `=console`).
 const stopTelemetry = await startTelemetryFromEnv('a2a-tck-sut');
-const storage = await createTaskStoreFromEnv();
+// In memory by default; PostgreSQL when A2A_DATABASE_URL is set, Redis when A2A_REDIS_URL is.
+const storage = process.env.A2A_REDIS_URL ? await redisStoreFromEnv() : await createTaskStoreFromEnv();
+const stored = 'redis' in storage ? 'Redis' : storage.postgres ? 'PostgreSQL' : 'in-memory';
 const sut = await startSut({
   adapter,
   port,
@@ -59,7 +62,7 @@ const sut = await startSut({
   shutdownTimeoutMs: Number(process.env.A2A_SHUTDOWN_TIMEOUT_MS ?? 25_000),
 });
 const mode = acts ? `, ACTS${acts.auth ? ' auth' : ''}${acts.reducedCapabilities ? ' reduced-capabilities' : ''}` : '';
-console.log(`A2A TCK SUT (${adapter}, ${storage.postgres ? 'PostgreSQL' : 'in-memory'}${mode}) on ${sut.url}`);
+console.log(`A2A TCK SUT (${adapter}, ${stored}${mode}) on ${sut.url}`);
 console.log(`  agent card: ${sut.url}/.well-known/agent-card.json   JSON-RPC: ${sut.url}/`);
 if (sut.grpcAddress) console.log(`  gRPC (lf.a2a.v1.A2AService): ${sut.grpcAddress}`);
 // SIGTERM: graceful (503 for new requests, streams end, running tasks get A2A_SHUTDOWN_TIMEOUT_MS), then exit.

@@ -1,0 +1,197 @@
+// SendMessage throughput, in-memory store vs Redis, over real HTTP on 127.0.0.1, against Redis's own rate for the
+// same writes: one raw pipeline per "request" (the task hash, its index entries, two stream entries, the updates and
+// the finished task's expiry), from as many loops, in the same run.
+//   A2A_BENCH_REDIS_URL=redis://... pnpm --filter @a2a/redis bench      (BENCH_MS, BENCH_CONCURRENCY, BENCH_ROWS)
+// Without a URL it starts a redis-server of its own on 127.0.0.1:43490 (appendonly, fsync every second), and the
+// HTTP servers listen on 43400-43409. Each SendMessage creates a task and appends WORKING and COMPLETED. The HTTP
+// client is node:http with keep-alive (cheaper than fetch: the client shares the process and its CPU).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createA2AHandler,
+  type ExecutionCoordinator,
+  InMemoryTaskStore,
+  type PushConfigStore,
+  type TaskStore,
+} from '@a2a/core';
+import { createNodeHandler } from '@a2a/core/node';
+import { Redis } from 'ioredis';
+import { RedisExecutionCoordinator, RedisTaskStore } from '../src/index.js';
+
+const DURATION_MS = Number(process.env.BENCH_MS ?? 5000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+let nextPort = 43400;
+
+/** `op` from CONCURRENCY loops: a 1 s warm-up, then DURATION_MS measured; the sorted latencies (ms). */
+async function drive(op: () => Promise<void>): Promise<number[]> {
+  const run = async (ms: number) => {
+    const latencies: number[] = [];
+    const end = Date.now() + ms;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < end) {
+          const t = performance.now();
+          await op();
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    return latencies.sort((a, b) => a - b);
+  };
+  await run(1000); // warm-up
+  return run(DURATION_MS);
+}
+
+async function measure(name: string, taskStore: TaskStore & PushConfigStore, coordinator?: ExecutionCoordinator) {
+  const a2a = createA2AHandler({
+    agentCard: {
+      name: 'bench',
+      description: 'bench',
+      version: '1',
+      skills: [{ id: 's', name: 's', description: 's', tags: ['t'] }],
+    },
+    executor: {
+      async execute(ctx) {
+        await ctx.working();
+        await ctx.complete('ok');
+      },
+    },
+    taskStore,
+    ...(coordinator && { coordinator }),
+  });
+  const server = createServer(createNodeHandler(a2a));
+  const port = nextPort++;
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const send = () =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({
+        message: { messageId: randomBytes(8).toString('hex'), role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+      });
+      const req = request({ agent, host: '127.0.0.1', port, method: 'POST', path: '/message:send' }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          const answer = JSON.parse(text) as { task?: { status: { state: string } } };
+          if (answer.task?.status.state === 'TASK_STATE_COMPLETED') resolve();
+          else reject(new Error(`unexpected answer ${text}`));
+        });
+      });
+      req.on('error', reject);
+      req.setHeader('content-type', 'application/json');
+      req.end(body);
+    });
+  const latencies = await drive(send);
+  agent.destroy();
+  server.closeAllConnections();
+  server.close();
+  return report(name, latencies);
+}
+
+/** Redis's rate for the same writes, as one plain pipeline per "request" (no checks, no scripts). */
+async function measureRaw(url: string, prefix: string) {
+  const client = new Redis(url);
+  const task = JSON.stringify({ id: 'x', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' }, history: [] });
+  const event = JSON.stringify({ kind: 'status', status: { state: 'TASK_STATE_WORKING' } });
+  let n = 0;
+  const write = async () => {
+    const id = randomBytes(8).toString('hex');
+    const key = `${prefix}:{t:${id}}`;
+    const owner = `${prefix}:{o:raw}`;
+    const results = await client
+      .pipeline()
+      .hset(key, 'o', '', 'c', 'c', 's', 'TASK_STATE_SUBMITTED', 'ts', '', 'j', task, 'v', 1, 'sv', 1)
+      .hset(`${owner}:meta`, id, '{"v":1}')
+      .zadd(`${owner}:list`, ++n, id)
+      .xadd(`${key}:log`, '2-0', 'c', 'c', 's', 'TASK_STATE_WORKING', 'e', event)
+      .hset(key, 'v', 2, 's', 'TASK_STATE_WORKING', 'j', task, 'sv', 2)
+      .hset(`${owner}:meta`, id, '{"v":2}')
+      .zadd(`${owner}:list`, ++n, id)
+      .xadd(`${key}:log`, '3-0', 'c', 'c', 's', 'TASK_STATE_COMPLETED', 'e', event)
+      .hset(key, 'v', 3, 's', 'TASK_STATE_COMPLETED', 'j', task, 'sv', 3)
+      .hset(`${owner}:meta`, id, '{"v":3}')
+      .zadd(`${owner}:list`, ++n, id)
+      .pexpire(key, 3_600_000)
+      .pexpire(`${key}:log`, 3_600_000)
+      .exec();
+    if (results?.some(([error]) => error)) throw new Error('raw pipeline failed');
+  };
+  const latencies = await drive(write);
+  client.disconnect();
+  return report('raw pipeline', latencies);
+}
+
+function report(name: string, latencies: number[]): number {
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]?.toFixed(1);
+  const rps = latencies.length / (DURATION_MS / 1000);
+  console.log(
+    `${name.padEnd(14)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${q(0.5)} ms   p99 ${q(0.99)} ms   (concurrency ${CONCURRENCY})`,
+  );
+  return rps;
+}
+
+/** A redis-server of the bench's own when no URL is given. */
+async function ownServer(): Promise<{ url: string; stop(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-redis-bench-'));
+  const port = 43490;
+  const child: ChildProcess = spawn(
+    process.env.A2A_REDIS_SERVER ?? 'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes'],
+    { stdio: 'ignore' },
+  );
+  const client = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
+  client.on('error', () => {});
+  for (let i = 0; i < 100; i++) {
+    try {
+      await client.connect();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  client.disconnect();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const given = process.env.A2A_BENCH_REDIS_URL ?? process.env.A2A_TEST_REDIS_URL;
+const own = given ? undefined : await ownServer();
+const url = (given ?? own?.url) as string;
+const prefix = `a2a-bench-${randomBytes(4).toString('hex')}`;
+// BENCH_ROWS=raw,redis (e.g. to profile one row): the rows to run; default all.
+const rows = new Set((process.env.BENCH_ROWS ?? 'memory,raw,redis,leases').split(','));
+const memory = rows.has('memory') ? await measure('in-memory', new InMemoryTaskStore()) : Number.NaN;
+const store = await RedisTaskStore.connect({ url, keyPrefix: prefix, finishedTaskTtlMs: 600_000 });
+const raw = rows.has('raw') ? await measureRaw(url, `${prefix}-raw`) : Number.NaN;
+const redis = rows.has('redis') ? await measure('redis', store) : Number.NaN;
+const coordinator = new RedisExecutionCoordinator({ store });
+await coordinator.start();
+const leased = rows.has('leases') ? await measure('redis + leases', store, coordinator) : Number.NaN;
+coordinator.close();
+// Leave the shared server as found: the bench's keys go.
+for (const pattern of [`${prefix}:*`, `${prefix}-raw:*`]) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await store.client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await store.client.unlink(...keys);
+  } while (cursor !== '0');
+}
+await store.close();
+own?.stop();
+const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+console.log(`SendMessage on Redis / raw pipeline: ${pct(redis, raw)} (with execution leases: ${pct(leased, raw)})`);
+console.log(`Redis / in-memory: ${pct(redis, memory)} (with execution leases: ${pct(leased, memory)})`);

@@ -1,0 +1,53 @@
+import { A2AError } from '@a2a/core';
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
+// Server replies that mean "not now" (loading after a restart, a replica during failover, a cluster reshaping).
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF)\b/;
+
+/** True for errors of a lost, refused or timed-out Redis connection, or a server that cannot serve right now. */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  return (
+    UNAVAILABLE_REPLY.test(error.message) ||
+    /Connection is closed|Command timed out|Stream isn't writeable|connect ETIMEDOUT|Socket closed unexpectedly|Connection lost/i.test(
+      error.message,
+    )
+  );
+}
+
+/** Connection failures become A2A `Unavailable` (HTTP 503, JSON-RPC -32603); other errors pass through. */
+export function storeError(error: unknown): unknown {
+  if (!isConnectionError(error)) return error;
+  return new A2AError('Unavailable', 'The task store is temporarily unavailable; retry later', { cause: error });
+}
+
+/** A start-up error that names the server it tried (without its password). */
+export function connectionError(error: unknown, url: string | undefined): Error {
+  const where = url === undefined ? 'the client passed in' : describeUrl(url);
+  const reason =
+    error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  return new Error(`@a2a/redis: cannot connect to Redis at ${where}: ${reason}`, { cause: error });
+}
+
+/** `host:port/db` of a `redis://` URL (its password hidden), else the string itself and what a URL looks like. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') {
+      return `${parsed.hostname || '127.0.0.1'}:${parsed.port || 6379}${parsed.pathname.length > 1 ? parsed.pathname : ''}`;
+    }
+  } catch {}
+  return `'${url.replace(/:[^:@/]*@/, ':***@')}' (not a URL of the form redis://[:password@]host:6379[/db])`;
+}

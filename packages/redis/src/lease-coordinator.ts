@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type A2ALogger,
+  type ExecutionCoordinator,
+  isTerminal,
+  type TaskState,
+  type TrackedExecution,
+} from '@a2a/core';
+import { A2ALog } from '@a2a/core/internal';
+import type { Redis } from 'ioredis';
+import { LOG_FIELDS } from './log-fields.js';
+import type { RedisTaskStore } from './redis-task-store.js';
+
+export interface RedisExecutionCoordinatorOptions {
+  store: RedisTaskStore;
+  /** Names this process in lease entries. Default: a random id. */
+  instanceId?: string;
+  /** A lease not renewed for this long means its instance is gone. Renewed every ttl/3. Default 30 s. */
+  leaseTtlMs?: number;
+  /**
+   * Where the heartbeat's and janitor's errors go, pino's shape: `logger.error({ err, component: 'a2a/redis' }, msg)`.
+   * Default: core's console logger.
+   */
+  logger?: A2ALogger;
+  /** Errors of the heartbeat and janitor (takes precedence over `logger`). */
+  onError?: (error: unknown) => void;
+}
+
+/** States in which an execution still owes the task progress: only those fail when their instance is lost. */
+const RUNNING: ReadonlySet<TaskState> = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+
+/**
+ * Execution leases and cross-instance cancel on Redis, with the semantics of `@a2a/postgres`'s coordinator. Each
+ * running execution holds a lease (a sorted set scored by expiry on the Redis clock, with the holder in a hash)
+ * renewed every ttl/3; a janitor on every instance moves the running tasks of an expired lease to FAILED ("Executor
+ * lost: …") with a version-checked append, so two janitors cannot both act. CancelTask on an instance that does not
+ * run the task is published on a channel; the instance that runs it aborts the executor's signal. The heartbeat also
+ * aborts local executions whose task was finished elsewhere (a cancel whose message was lost: pub/sub is not durable).
+ *
+ * After an outage nobody could renew, so every lease may look expired when Redis returns: the janitor acts only once
+ * its own heartbeat has been reaching Redis for a full lease TTL (also after start-up), which gives the live owners
+ * time to renew first.
+ */
+export class RedisExecutionCoordinator implements ExecutionCoordinator {
+  readonly instanceId: string;
+  readonly leaseTtlMs: number;
+  private readonly store: RedisTaskStore;
+  private readonly local = new Map<string, Set<TrackedExecution>>();
+  /** Released leases whose write failed (Redis unreachable): the heartbeat drops them when it can. */
+  private readonly unreleased = new Set<string>();
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly subscriber: Redis;
+  private readonly log: A2ALog;
+  private ticking = false;
+  private closed = false;
+  /** When the heartbeat's commands started succeeding again (start-up or the end of an outage); `undefined`: failing. */
+  private connectedSince: number | undefined;
+
+  constructor(options: RedisExecutionCoordinatorOptions) {
+    this.store = options.store;
+    this.store.trackRunning = true;
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
+    this.log = new A2ALog(options.logger, options.onError);
+    // Pub/sub needs its own connection; ioredis subscribes again after a reconnect (autoResubscribe).
+    this.subscriber = this.store.client.duplicate({
+      lazyConnect: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: null,
+      connectionName: 'a2a-cancel',
+    });
+    this.subscriber.on('error', () => {});
+    this.subscriber.on('message', (channel: string, taskId: string) => {
+      if (channel === this.store.keys.cancelChannel) this.abortLocal(taskId, 'Task canceled');
+    });
+    this.timer = setInterval(() => void this.tick(), Math.max(10, Math.floor(this.leaseTtlMs / 3)));
+    this.timer.unref?.();
+  }
+
+  /** Subscribes to the cancel channel (rejects when Redis is unreachable). */
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(this.store.keys.cancelChannel);
+  }
+
+  track(execution: TrackedExecution): { release(handOver?: boolean): void } {
+    const { taskId } = execution;
+    let set = this.local.get(taskId);
+    if (!set) {
+      set = new Set();
+      this.local.set(taskId, set);
+      // The heartbeat retries a failure.
+      void this.renew([taskId]).catch(() => {});
+    }
+    set.add(execution);
+    let released = false;
+    return {
+      release: (handOver) => {
+        if (released) return;
+        released = true;
+        const current = this.local.get(taskId);
+        current?.delete(execution);
+        if (current?.size !== 0) return;
+        this.local.delete(taskId);
+        // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
+        // instance fails the task. A write that fails leaves an orphan lease that expires and is reaped (by this
+        // instance too); the janitor leaves finished or waiting tasks alone.
+        const { leases, holders } = this.store.keys.coord();
+        void this.store
+          .script('a2aRelease', [leases, holders], [this.instanceId, taskId, handOver === true ? '1' : '0'])
+          .catch(() => {
+            if (!handOver) this.unreleased.add(taskId);
+          });
+      },
+    };
+  }
+
+  async requestCancel(taskId: string): Promise<void> {
+    await this.store.call(() => this.store.client.publish(this.store.keys.cancelChannel, taskId));
+  }
+
+  /** Executions running here (tests). */
+  get runningCount(): number {
+    return this.local.size;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.subscriber.disconnect();
+  }
+
+  /**
+   * One heartbeat: renew this instance's leases, stop executions whose task finished elsewhere, reap dead leases
+   * (once connected for a full TTL).
+   */
+  async tick(): Promise<void> {
+    if (this.ticking || this.closed) return;
+    this.ticking = true;
+    try {
+      if (this.unreleased.size) await this.dropUnreleased();
+      const ids = [...this.local.keys()];
+      if (ids.length) {
+        await this.renew(ids);
+        this.connectedSince ??= Date.now();
+        const states = await Promise.all(
+          ids.map((id) => this.store.call(() => this.store.client.hget(this.store.keys.task(id).task, 's'))),
+        );
+        states.forEach((state, i) => {
+          if (state && isTerminal(state as TaskState)) this.abortLocal(ids[i] as string, `Task is ${state}`);
+        });
+      }
+      await this.reap();
+    } catch (error) {
+      if (isUnavailable(error)) this.connectedSince = undefined;
+      else this.log.error(error, { ...LOG_FIELDS, instanceId: this.instanceId }, 'lease heartbeat failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async renew(taskIds: string[]): Promise<void> {
+    const { leases, holders } = this.store.keys.coord();
+    await this.store.script('a2aRenew', [leases, holders], [this.instanceId, this.leaseTtlMs, ...taskIds]);
+  }
+
+  private async dropUnreleased(): Promise<void> {
+    const { leases, holders } = this.store.keys.coord();
+    for (const id of [...this.unreleased]) {
+      // A task running here again has a live lease: keep it.
+      if (!this.local.has(id)) await this.store.script('a2aDropLease', [leases, holders], [id, this.instanceId]);
+      this.unreleased.delete(id);
+    }
+  }
+
+  /**
+   * Leases expired for more than one heartbeat: their instance is gone (or, for this instance's own, their release
+   * could not be written). Also running tasks without a lease (their instance died between storing the task and its
+   * first lease write, or their execution gave up) once their status has not changed for two TTLs.
+   */
+  private async reap(): Promise<void> {
+    const { leases, holders, running } = this.store.keys.coord();
+    const reply = (await this.store.script(
+      'a2aReap',
+      [leases, holders, running],
+      [Math.floor(this.leaseTtlMs / 3), 2 * this.leaseTtlMs, 100],
+    )) as string[];
+    // Connected again (or just started): owners get a full TTL to renew before their leases count as dead.
+    this.connectedSince ??= Date.now();
+    if (Date.now() - this.connectedSince < this.leaseTtlMs) return;
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      const taskId = reply[i] as string;
+      const holder = reply[i + 1] as string;
+      if (holder === this.instanceId && this.local.has(taskId)) continue; // renewed by the next heartbeat
+      const stored = await this.store.get(taskId);
+      if (stored && RUNNING.has(stored.task.status.state)) {
+        try {
+          await this.store.append(taskId, stored.version, {
+            kind: 'status',
+            status: {
+              state: 'TASK_STATE_FAILED',
+              timestamp: new Date().toISOString(),
+              message: {
+                messageId: randomUUID(),
+                role: 'ROLE_AGENT',
+                taskId,
+                contextId: stored.task.contextId,
+                parts: [
+                  {
+                    text:
+                      holder === ''
+                        ? 'Executor lost: no running instance holds an execution lease for the task'
+                        : `Executor lost: instance ${holder} stopped renewing its execution lease`,
+                  },
+                ],
+              },
+            },
+          });
+        } catch {
+          continue; // another janitor or the task itself moved first; the next tick looks again
+        }
+      } else if (!stored || !RUNNING.has(stored.task.status.state)) {
+        // Not running (or gone): no longer a candidate for the "no lease" check either.
+        await this.store.script('a2aMarkRunning', [running], [taskId, '0']);
+      }
+      if (holder !== '') await this.store.script('a2aDropLease', [leases, holders], [taskId, holder]);
+    }
+  }
+
+  private abortLocal(taskId: string, reason: string): void {
+    for (const execution of this.local.get(taskId) ?? []) execution.abort(reason);
+  }
+}
+
+const isUnavailable = (error: unknown) => (error as { type?: string } | null)?.type === 'Unavailable';

@@ -1,0 +1,558 @@
+import {
+  type A2ALogger,
+  applyTaskEvent,
+  ConcurrentModificationError,
+  copyTask,
+  isTerminal,
+  type PushConfigStore,
+  type PushDeliveryState,
+  type PushDeliveryStateStore,
+  type StoredTask,
+  type Task,
+  type TaskEvent,
+  type TaskEventRecord,
+  type TaskOwner,
+  type TaskPage,
+  type TaskPushNotificationConfig,
+  type TaskQuery,
+  type TaskState,
+  type TaskStore,
+  viewTask,
+} from '@a2a/core';
+import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
+import { Redis, type RedisOptions } from 'ioredis';
+import { connectionError, storeError } from './errors.js';
+import { KeySpace, type TaskKeys } from './keys.js';
+import { LOG_FIELDS } from './log-fields.js';
+import { LogSubscription } from './log-subscription.js';
+import { decodeCursor, encodeCursor } from './page-token.js';
+import { defineScripts, runScript, type ScriptName } from './scripts.js';
+import { entryRecord, type StreamEntry, StreamTail } from './stream-tail.js';
+
+export interface RedisTaskStoreOptions {
+  /** `redis://[[user]:password@]host:6379[/db]` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /**
+   * Your own ioredis client instead of `url` (then `close()` leaves it open). Standalone Redis or Valkey. Its options
+   * then decide how a lost connection fails requests: ioredis's defaults (`maxRetriesPerRequest: 20`, no
+   * `commandTimeout`) hold a request through many reconnect attempts instead of answering 503 within seconds.
+   */
+  client?: Redis;
+  /** Further ioredis options for the connections this store opens from `url`. */
+  redisOptions?: RedisOptions;
+  /** Prefix of every key and channel. Default `a2a`: several agents share one Redis with different prefixes. */
+  keyPrefix?: string;
+  /**
+   * How long a finished task (COMPLETED, CANCELED, FAILED, REJECTED) stays readable, with its event stream and push
+   * configs: its keys get this TTL when it finishes. Default 7 days; `0` keeps finished tasks forever.
+   */
+  finishedTaskTtlMs?: number;
+  /** Tasks whose last written version is kept to skip a read before the next append. Default 10 000. */
+  cacheSize?: number;
+  /** How long one cross-instance XREAD blocks before it is sent again. Default 5000 ms. */
+  blockMs?: number;
+  /**
+   * A command without a reply for this long fails (as `Unavailable`), so requests answer while Redis is unreachable.
+   * Default 5000 ms.
+   */
+  commandTimeoutMs?: number;
+  /**
+   * Where the background errors go (the stream tail lost its connection), pino's shape:
+   * `logger.error({ err, component: 'a2a/redis' }, msg)`. Default: core's console logger.
+   */
+  logger?: A2ALogger;
+  /** Errors of the background jobs (takes precedence over `logger`). */
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_FINISHED_TASK_TTL_MS = 7 * 24 * 3600 * 1000;
+export const DEFAULT_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * Snapshots: a status change always rewrites the task (`j`), other events only every SNAPSHOT_EVERY versions, so a
+ * stream of N chunks writes its task N/16 times, not N (the task grows with every chunk). Reads apply the events
+ * logged after the snapshot (at most 15).
+ */
+const SNAPSHOT_EVERY = 16;
+const READ_BATCH = 500;
+
+interface Current {
+  task: Task;
+  version: number;
+  owner: TaskOwner;
+}
+
+/** The calls traced as `TaskStore.<name>` spans. */
+const STORE_CALLS = [
+  'create',
+  'createWith',
+  'get',
+  'append',
+  'list',
+  'readEvents',
+  'savePushConfig',
+  'getPushConfig',
+  'listPushConfigs',
+  'deletePushConfig',
+  'ping',
+] as const;
+
+/** Reconnects quickly (an outage is noticed in about a second), capped at 1 s plus jitter. */
+const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 5), 1000) + Math.floor(Math.random() * 100);
+
+/**
+ * Tasks, their event streams and push configs in Redis (7+) or Valkey (8+), shared by any number of instances. A
+ * task is a hash (its snapshot, version and state) and a stream with one entry per event, id `<seq>-0`; an append is
+ * one Lua script that checks the version, adds the entry and updates the hash. Subscribers read the stream from their
+ * cursor; one XREAD BLOCK per instance tails the streams its subscribers follow (see {@link StreamTail}), so every
+ * instance sees every event once, in order, whichever instance wrote it.
+ */
+export class RedisTaskStore implements TaskStore, PushConfigStore {
+  /** The command connection. */
+  readonly client: Redis;
+  readonly keys: KeySpace;
+  readonly finishedTaskTtlMs: number;
+  /** Set by a coordinator: status writes then keep the running-task index its janitor reads. */
+  trackRunning = false;
+  private readonly ownsClient: boolean;
+  private readonly url: string | undefined;
+  private readonly tailConnection: Redis;
+  private readonly tail: StreamTail;
+  private readonly cache: BoundedCache<string, Current>;
+  private readonly subscribers = new Map<string, Set<LogSubscription>>();
+  /** When subscribed finished tasks expire (ms since the epoch, from their last read). */
+  private readonly expiries = new Map<string, number>();
+  private readonly log: A2ALog;
+  private closed = false;
+  /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
+  private lastConnectionError: Error | undefined;
+
+  constructor(options: RedisTaskStoreOptions = {}) {
+    this.url = options.client ? undefined : (options.url ?? DEFAULT_URL);
+    this.ownsClient = !options.client;
+    const commandTimeout = options.commandTimeoutMs ?? 5000;
+    const base: RedisOptions = {
+      lazyConnect: true,
+      connectTimeout: 5000,
+      maxRetriesPerRequest: 1,
+      retryStrategy,
+      autoResendUnfulfilledCommands: false,
+      // Commands issued in one tick go out in one write: under concurrency most of a request's cost is syscalls.
+      enableAutoPipelining: true,
+      ...options.redisOptions,
+    };
+    this.client = options.client ?? new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions);
+    this.keys = new KeySpace(options.keyPrefix ?? 'a2a');
+    this.finishedTaskTtlMs = options.finishedTaskTtlMs ?? DEFAULT_FINISHED_TASK_TTL_MS;
+    this.log = new A2ALog(options.logger, options.onError);
+    this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
+    defineScripts(this.client);
+    // A lost connection must never crash the process (an `error` event nobody listens to throws): the commands that
+    // fail report it to their callers, and ioredis reconnects by itself.
+    this.client.on('error', (error: Error) => {
+      this.lastConnectionError = error;
+    });
+    // The tail's blocking reads hold their own connection; no command timeout (a read blocks for `blockMs` by design).
+    this.tailConnection = this.client.duplicate({
+      lazyConnect: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy,
+      connectionName: 'a2a-stream-tail',
+    });
+    this.tailConnection.on('error', ignore);
+    this.tail = new StreamTail({
+      connection: this.tailConnection,
+      unblock: (id) => this.client.client('UNBLOCK', id),
+      blockMs: options.blockMs ?? 5000,
+      onError: (error) => this.log.error(error, LOG_FIELDS, 'stream tail lost its connection (reconnecting)'),
+    });
+    // Spans and `a2a.store.operation.duration` per call when an OpenTelemetry SDK is registered (else one check).
+    instrumentStore(this, 'redis', STORE_CALLS);
+  }
+
+  /** Connects, with a clear error when Redis is down (one round trip). */
+  static async connect(options: RedisTaskStoreOptions = {}): Promise<RedisTaskStore> {
+    const store = new RedisTaskStore(options);
+    try {
+      await store.start();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Opens the connection (idempotent) and makes one round trip; rejects with a message naming the server. */
+  async start(): Promise<void> {
+    try {
+      if (this.client.status === 'wait') await this.client.connect();
+      await this.client.ping();
+    } catch (error) {
+      throw connectionError(this.lastConnectionError ?? error, this.url);
+    }
+  }
+
+  /** One round trip: the readiness route's check (`health` in createA2AHandler). */
+  async ping(): Promise<void> {
+    await this.call(() => this.client.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const set of this.subscribers.values()) for (const sub of set) void sub.return();
+    await this.tail.close(); // closes the tail's connection
+    if (this.ownsClient) await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  /** Runs a command; a lost, refused or timed-out connection becomes A2A `Unavailable` (503). */
+  async call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+
+  /** Runs one of the store's Lua scripts (scripts.ts). */
+  script(name: ScriptName, keys: readonly string[], args: readonly (string | number)[] = []): Promise<unknown> {
+    return this.call(() => runScript(this.client, name, keys, args));
+  }
+
+  private taskKeyList(keys: TaskKeys): string[] {
+    return [keys.task, keys.log, keys.push, keys.pushOrder, keys.pushState];
+  }
+
+  private ttlFor(state: TaskState): number {
+    return isTerminal(state) && this.finishedTaskTtlMs > 0 ? this.finishedTaskTtlMs : 0;
+  }
+
+  async create(task: Task, owner: TaskOwner): Promise<StoredTask> {
+    await this.insert(task, owner, task, undefined);
+    this.cache.set(task.id, { task: copyTask(task), version: 1, owner });
+    return { task: copyTask(task), version: 1 };
+  }
+
+  /** The task and its first event (seq 2) in one script. */
+  async createWith(
+    task: Task,
+    owner: TaskOwner,
+    event: TaskEvent,
+  ): Promise<{ stored: StoredTask; record: TaskEventRecord }> {
+    const next = copyTask(task);
+    applyTaskEvent(next, event); // throws on an illegal change: nothing is written
+    await this.insert(task, owner, next, event);
+    this.cache.set(task.id, { task: next, version: 2, owner });
+    const record: TaskEventRecord = {
+      taskId: task.id,
+      contextId: task.contextId,
+      seq: 2,
+      event,
+      state: next.status.state,
+    };
+    return { stored: { task: copyTask(task), version: 1 }, record };
+  }
+
+  private async insert(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
+    const state = row.status.state;
+    const version = event ? 2 : 1;
+    const created = this.script('a2aCreate', this.taskKeyList(this.keys.task(task.id)), [
+      owner,
+      task.contextId,
+      state,
+      row.status.timestamp ?? '',
+      JSON.stringify(row),
+      version,
+      event ? JSON.stringify(event) : '',
+      this.ttlFor(state),
+    ]);
+    // Sent with the task's write, not after it (one round trip, not two): repaired below if that write fails.
+    const indexed = this.indexStatus(task.id, owner, task.contextId, version, row, 'w');
+    if ((await settle(created, indexed)) === 1) return;
+    // Another task has this id: its owner's index is made right again, and ours loses the entry we wrote.
+    await this.repairIndex(task.id, owner, version).catch(() => {});
+    throw new Error(`Task ${task.id} already exists`);
+  }
+
+  /**
+   * The owner's ListTasks index (and the running-task index of the coordinator's janitor) after a create or a status
+   * change. In another hash tag than the task (the owner's), so Cluster-safe but not atomic with the task's write: it
+   * is sent together with it, and when that write fails (a lost race, a missing task) {@link repairIndex} rewrites
+   * the entry from the task as stored. An instance killed in between leaves the entry wrong until the task's next
+   * status write (for a running task: the janitor's FAILED). Updates are ordered by version: an older one never
+   * overwrites a newer one.
+   */
+  private async indexStatus(
+    taskId: string,
+    owner: TaskOwner,
+    contextId: string,
+    version: number,
+    task: Task,
+    mode: 'w' | 'r',
+    failedVersion = 0,
+  ): Promise<void> {
+    const state = task.status.state;
+    const ownerKeys = this.keys.owner(owner);
+    const writes: Promise<unknown>[] = [
+      this.script(
+        'a2aIndex',
+        [ownerKeys.list, ownerKeys.meta, ownerKeys.expiry, ownerKeys.seq],
+        [taskId, version, state, task.status.timestamp ?? '', contextId, this.ttlFor(state), mode, failedVersion],
+      ),
+    ];
+    if (this.trackRunning) {
+      const running = state === 'TASK_STATE_SUBMITTED' || state === 'TASK_STATE_WORKING';
+      writes.push(this.script('a2aMarkRunning', [this.keys.coord().running], [taskId, running ? '1' : '0']));
+    }
+    await Promise.all(writes);
+  }
+
+  /**
+   * After a failed write whose index update was sent with it: the entry under `owner` (written for `version`) is
+   * rewritten from the task as stored, or dropped when the task is not `owner`'s or is gone.
+   */
+  private async repairIndex(taskId: string, owner: TaskOwner, version: number): Promise<Current | undefined> {
+    const stored = await this.read(taskId);
+    if (stored) {
+      const failed = stored.owner === owner ? version : 0;
+      await this.indexStatus(taskId, stored.owner, stored.task.contextId, stored.version, stored.task, 'r', failed);
+      if (stored.owner === owner) return stored;
+    }
+    const ownerKeys = this.keys.owner(owner);
+    await this.script(
+      'a2aIndex',
+      [ownerKeys.list, ownerKeys.meta, ownerKeys.expiry, ownerKeys.seq],
+      [taskId, version, '', '', '', 0, 'd', version],
+    );
+    return stored;
+  }
+
+  /** The task at `version` when this process wrote that version last (the write-through cache). */
+  peek(taskId: string, version: number): StoredTask | undefined {
+    const current = this.cache.get(taskId);
+    return current?.version === version ? { task: copyTask(current.task), version } : undefined;
+  }
+
+  async get(taskId: string, owner?: TaskOwner): Promise<StoredTask | undefined> {
+    const current = await this.read(taskId);
+    if (!current || (owner !== undefined && current.owner !== owner)) return undefined;
+    return { task: current.task, version: current.version };
+  }
+
+  /** The task as stored: its snapshot with the logged events after it applied. */
+  private async read(taskId: string): Promise<Current | undefined> {
+    const keys = this.keys.task(taskId);
+    const reply = (await this.script('a2aGet', [keys.task, keys.log])) as
+      | [string, string, string, string, string, StreamEntry[]]
+      | null;
+    if (!reply) return undefined;
+    const [owner, version, , json, contextId, tail] = reply;
+    const task = JSON.parse(json) as Task;
+    for (const entry of tail) applyTaskEvent(task, entryRecord(taskId, entry, contextId).event);
+    return { task, version: Number(version), owner };
+  }
+
+  async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
+    let current = this.cache.get(taskId);
+    if (current?.version !== expectedVersion) {
+      const stored = await this.read(taskId);
+      if (!stored) throw new Error(`Task ${taskId} does not exist`);
+      current = stored;
+      this.cache.set(taskId, current);
+    }
+    if (current.version !== expectedVersion)
+      throw new ConcurrentModificationError(taskId, expectedVersion, current.version);
+    const task = copyTask(current.task);
+    applyTaskEvent(task, event); // throws on an illegal change: nothing is written
+    const seq = expectedVersion + 1;
+    const state = task.status.state;
+    const snapshot = event.kind === 'status' || seq % SNAPSHOT_EVERY === 0;
+    const written = this.script('a2aAppend', this.taskKeyList(this.keys.task(taskId)), [
+      expectedVersion,
+      state,
+      task.status.timestamp ?? '',
+      snapshot ? JSON.stringify(task) : '',
+      JSON.stringify(event),
+      this.ttlFor(state),
+    ]) as Promise<[number, number]>;
+    const owner = current.owner;
+    // A status change updates the ListTasks index in the same round trip (repaired below if the write fails).
+    const indexed =
+      event.kind === 'status' ? this.indexStatus(taskId, owner, task.contextId, seq, task, 'w') : undefined;
+    const [status, version] = indexed ? await settle(written, indexed) : await written;
+    if (status !== 1) {
+      this.cache.delete(taskId);
+      const stored = indexed
+        ? await this.repairIndex(taskId, owner, seq).catch(() => undefined)
+        : await this.read(taskId).catch(() => undefined);
+      if (status === -1 && !stored) throw new Error(`Task ${taskId} does not exist`);
+      if (stored) this.cache.set(taskId, stored); // the writer retries on this version: no second read
+      throw new ConcurrentModificationError(taskId, expectedVersion, stored?.version ?? version);
+    }
+    this.cache.set(taskId, { task, version: seq, owner });
+    const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state };
+    const local = this.subscribers.get(taskId);
+    if (local) for (const sub of local) sub.offer(record);
+    return record;
+  }
+
+  async list(owner: TaskOwner, query: TaskQuery): Promise<TaskPage> {
+    const cursor = query.pageToken ? decodeCursor(query.pageToken) : undefined;
+    const keys = this.keys.owner(owner);
+    const filter = (value: string | undefined) => (value === undefined ? '' : `=${value}`);
+    const [total, entries] = (await this.script(
+      'a2aList',
+      [keys.list, keys.meta, keys.expiry],
+      [
+        cursor === undefined ? '' : cursor,
+        query.pageSize,
+        filter(query.contextId),
+        filter(query.status),
+        filter(query.statusTimestampAfter),
+      ],
+    )) as [number, string[]];
+    const ids: string[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i + 1 < entries.length; i += 2) {
+      ids.push(entries[i] as string);
+      scores.push(Number(entries[i + 1]));
+    }
+    const more = ids.length > query.pageSize;
+    const pageIds = ids.slice(0, query.pageSize);
+    const tasks = await Promise.all(pageIds.map((id) => this.read(id)));
+    const view = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
+    const lastScore = scores[pageIds.length - 1];
+    return {
+      tasks: tasks.flatMap((t) => (t && t.owner === owner ? [viewTask(t.task, view)] : [])),
+      totalSize: Number(total),
+      nextPageToken: more && lastScore !== undefined ? encodeCursor(lastScore) : '',
+    };
+  }
+
+  async readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]> {
+    const out: TaskEventRecord[] = [];
+    for (let after = afterSeq; ; ) {
+      const batch = await this.readLog(taskId, after, READ_BATCH);
+      if (!batch) return out;
+      out.push(...batch);
+      if (batch.length < READ_BATCH) return out;
+      after = (batch[batch.length - 1] as TaskEventRecord).seq;
+    }
+  }
+
+  /** Records with `seq > afterSeq` (at most `limit`), or `undefined` when the task does not exist. */
+  private async readLog(taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[] | undefined> {
+    const keys = this.keys.task(taskId);
+    const reply = (await this.script('a2aRead', [keys.task, keys.log], [afterSeq, limit])) as
+      | [string, StreamEntry[], number]
+      | null;
+    if (!reply) return undefined;
+    const [contextId, entries, ttl] = reply;
+    if (ttl > 0) this.expiries.set(taskId, Date.now() + ttl);
+    return entries.map((entry) => entryRecord(taskId, entry, contextId));
+  }
+
+  subscribe(taskId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<TaskEventRecord> {
+    let set = this.subscribers.get(taskId);
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(taskId, set);
+    }
+    const subscription = new LogSubscription(
+      taskId,
+      afterSeq,
+      {
+        read: (id, after, limit) => this.readLog(id, after, limit),
+        expiresIn: (id) => {
+          const at = this.expiries.get(id);
+          return at === undefined ? undefined : Math.max(0, at - Date.now());
+        },
+      },
+      (sub) => {
+        const current = this.subscribers.get(taskId);
+        current?.delete(sub);
+        if (current?.size === 0) {
+          this.subscribers.delete(taskId);
+          this.expiries.delete(taskId);
+        }
+        this.tail.remove(sub);
+      },
+      signal,
+    );
+    set.add(subscription);
+    if (!this.closed) this.tail.add(subscription, this.keys.task(taskId).log);
+    return subscription;
+  }
+
+  /** Number of live subscriptions (tests check that streams release theirs). */
+  get subscriptionCount(): number {
+    let n = 0;
+    for (const set of this.subscribers.values()) n += set.size;
+    return n;
+  }
+
+  // Push notification configs, in hashes under the task's hash tag; they expire with the finished task.
+
+  async savePushConfig(config: TaskPushNotificationConfig): Promise<void> {
+    const keys = this.keys.task(config.taskId);
+    const saved = await this.script(
+      'a2aSavePush',
+      [keys.task, keys.push, keys.pushOrder],
+      [config.id, JSON.stringify(config)],
+    );
+    if (saved !== 1) throw new Error(`Task ${config.taskId} does not exist`);
+  }
+
+  async getPushConfig(taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+    const json = await this.call(() => this.client.hget(this.keys.task(taskId).push, id));
+    return json ? (JSON.parse(json) as TaskPushNotificationConfig) : undefined;
+  }
+
+  async listPushConfigs(taskId: string): Promise<TaskPushNotificationConfig[]> {
+    const keys = this.keys.task(taskId);
+    const values = (await this.script('a2aListPush', [keys.push, keys.pushOrder])) as string[];
+    return values.map((json) => JSON.parse(json) as TaskPushNotificationConfig);
+  }
+
+  async deletePushConfig(taskId: string, id: string): Promise<void> {
+    const keys = this.keys.task(taskId);
+    await this.call(() =>
+      this.client.multi().hdel(keys.push, id).zrem(keys.pushOrder, id).hdel(keys.pushState, id).exec(),
+    );
+  }
+
+  /** Push delivery state (core's `PushDeliveryStateStore`): `undefined` until the sender first records progress. */
+  readonly deliveryState: PushDeliveryStateStore = {
+    get: async (taskId: string, configId: string): Promise<PushDeliveryState | undefined> => {
+      const json = await this.call(() => this.client.hget(this.keys.task(taskId).pushState, configId));
+      return json ? (JSON.parse(json) as PushDeliveryState) : undefined;
+    },
+    set: async (taskId: string, configId: string, state: PushDeliveryState): Promise<void> => {
+      const keys = this.keys.task(taskId);
+      await this.script(
+        'a2aSetDelivery',
+        [keys.task, keys.pushState],
+        [configId, state.lastDeliveredSeq, JSON.stringify(state)],
+      );
+    },
+  };
+}
+
+const ignore = () => {};
+
+/**
+ * The task write's result once the index write sent with it has settled too. The task write's failure comes first;
+ * an index write that failed after a successful task write fails the call (Redis went away in between: the caller
+ * retries, and finds its event logged).
+ */
+async function settle<T>(write: Promise<T>, index: Promise<unknown>): Promise<T> {
+  const [written, indexed] = await Promise.allSettled([write, index]);
+  if (written.status === 'rejected') throw written.reason;
+  if (indexed.status === 'rejected') throw indexed.reason;
+  return written.value;
+}
+
+/** ioredis's constructor options (its `replyMapping` does not type-check under `exactOptionalPropertyTypes`). */
+type LegacyOptions = { replyMapping?: 'legacy' };
