@@ -1,3 +1,5 @@
+// Long on purpose: the contract's cases form one catalogue over one closure (the opened stores, readers and the
+// live-task helper each case uses), read top to bottom as the contract's sections.
 import {
   applyTaskEvent,
   ConcurrentModificationError,
