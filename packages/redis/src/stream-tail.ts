@@ -75,8 +75,14 @@ export class StreamTail {
   private wakeLoop: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private failures = 0;
+  /** Settles when close() is called: the loop's commands race it (see {@link untilClosed}). */
+  private readonly closing: Promise<void>;
+  private settleClosing!: () => void;
 
   constructor(private readonly options: StreamTailOptions) {
+    this.closing = new Promise((resolve) => {
+      this.settleClosing = resolve;
+    });
     options.connection.on('close', () => {
       this.clientId = undefined;
     });
@@ -118,6 +124,7 @@ export class StreamTail {
   /** Ends the loop: the blocking connection is closed (which fails the XREAD in flight at once). */
   async close(): Promise<void> {
     this.closed = true;
+    this.settleClosing();
     this.wakeLoop?.();
     this.options.connection.disconnect();
     await this.loop;
@@ -148,6 +155,15 @@ export class StreamTail {
     }
   }
 
+  /**
+   * A command of the loop, or `undefined` once closed. A command queued while ioredis waits to reconnect is never
+   * settled by `disconnect()` (no socket to close), so awaiting it alone would hang close() during an outage.
+   */
+  private untilClosed<T>(command: Promise<T>): Promise<T | undefined> {
+    command.catch(() => {}); // settled after close: nobody awaits it any more
+    return Promise.race([command, this.closing.then(() => undefined)]);
+  }
+
   private async run(): Promise<void> {
     const { connection } = this.options;
     while (!this.closed) {
@@ -161,15 +177,15 @@ export class StreamTail {
       const tailed = [...this.byTask.values()];
       let reply: [string, StreamEntry[]][] | null = null;
       try {
-        if (this.clientId === undefined) this.clientId = Number(await connection.client('ID'));
+        if (this.clientId === undefined) this.clientId = Number(await this.untilClosed(connection.client('ID')));
         this.dirty = false;
         this.pending = true;
         const args: (string | number)[] = ['COUNT', COUNT, 'BLOCK', this.options.blockMs, 'STREAMS'];
         for (const t of tailed) args.push(t.key);
         for (const t of tailed) args.push(`${t.cursor}-0`);
-        reply = (await (connection.xread as (...a: (string | number)[]) => Promise<unknown>)(...args)) as
-          | [string, StreamEntry[]][]
-          | null;
+        reply = (await this.untilClosed(
+          (connection.xread as (...a: (string | number)[]) => Promise<unknown>)(...args),
+        )) as [string, StreamEntry[]][] | null;
         this.pending = false;
         if (this.failures > 0) {
           this.failures = 0;
@@ -180,7 +196,7 @@ export class StreamTail {
         if (this.closed) break;
         if (this.failures++ === 0) this.options.onError(error);
         this.wakeAll();
-        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** this.failures, 1000)));
+        await this.untilClosed(new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** this.failures, 1000))));
         continue;
       }
       for (const [key, entries] of reply ?? []) {

@@ -171,4 +171,40 @@ describe.runIf(hasServerBinary)('Redis restarts under running servers', () => {
       await reader.close();
     }
   });
+
+  it('close() during an outage returns at once, whatever the stream tail was doing (it never waits for a reconnect)', async () => {
+    // Stores closed at staggered moments of an outage: some find the tail sleeping, some with a command queued
+    // while ioredis waits to reconnect (which disconnect() never settles).
+    const prefix = freshPrefix('close');
+    const stores = await Promise.all(
+      Array.from({ length: 16 }, () => RedisTaskStore.connect({ url: redis.url, keyPrefix: prefix, onError: () => {} })),
+    );
+    const ts = new Date().toISOString();
+    const first = { ...message('go'), role: 'ROLE_USER' as const, taskId: 'open', contextId: 'ctx' };
+    await (stores[0] as RedisTaskStore).create(newTask('open', 'ctx', first, ts), 'o');
+    const drained = stores.map(async (store) => {
+      for await (const _ of store.subscribe('open', 1)) {
+        // nothing is written: the subscription only keeps the tail reading
+      }
+    });
+    await eventually(async () => {
+      const clients = (await stores[0]?.client.client('LIST')) as string;
+      return (clients.match(/name=a2a-stream-tail/g)?.length ?? 0) >= stores.length || undefined;
+    });
+    await redis.stop('SIGKILL');
+    try {
+      const closed: boolean[] = [];
+      await Promise.all(
+        stores.map(async (store, i) => {
+          await new Promise((r) => setTimeout(r, 125 * i));
+          const done = store.close().then(() => true);
+          closed[i] = await Promise.race([done, new Promise<false>((r) => setTimeout(() => r(false), 10_000))]);
+        }),
+      );
+      expect(closed).toEqual(stores.map(() => true));
+      await Promise.all(drained); // every subscription ended with its store
+    } finally {
+      await redis.start();
+    }
+  }, 60_000);
 });
