@@ -177,7 +177,9 @@ describe.runIf(hasServerBinary)('Redis restarts under running servers', () => {
     // while ioredis waits to reconnect (which disconnect() never settles).
     const prefix = freshPrefix('close');
     const stores = await Promise.all(
-      Array.from({ length: 16 }, () => RedisTaskStore.connect({ url: redis.url, keyPrefix: prefix, onError: () => {} })),
+      Array.from({ length: 16 }, () =>
+        RedisTaskStore.connect({ url: redis.url, keyPrefix: prefix, onError: () => {} }),
+      ),
     );
     const ts = new Date().toISOString();
     const first = { ...message('go'), role: 'ROLE_USER' as const, taskId: 'open', contextId: 'ctx' };
