@@ -1,15 +1,15 @@
 // SendMessage throughput, in-memory store vs Redis, over real HTTP on 127.0.0.1, against Redis's own rate for the
-// same writes: one raw pipeline per "request" (the task hash, its index entries, two stream entries, the updates and
-// the finished task's expiry), from as many loops, in the same run.
+// same writes: one raw pipeline per "request" (see measureRaw), from as many loops, in the same run.
 //   A2A_BENCH_REDIS_URL=redis://... pnpm --filter @a2a/redis bench      (BENCH_MS, BENCH_CONCURRENCY, BENCH_ROWS)
-// Without a URL it starts a redis-server of its own on 127.0.0.1:43490 (appendonly, fsync every second), and the
-// HTTP servers listen on 43400-43409. Each SendMessage creates a task and appends WORKING and COMPLETED. The HTTP
+// Without a URL it starts a redis-server of its own on 127.0.0.1:43490 (appendonly, fsync every second); the HTTP
+// servers listen on ports the system picks. Each SendMessage creates a task and appends WORKING and COMPLETED. The HTTP
 // client is node:http with keep-alive (cheaper than fetch: the client shares the process and its CPU).
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -25,7 +25,16 @@ import { RedisExecutionCoordinator, RedisTaskStore } from '../src/index.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-let nextPort = 43400;
+
+/** CPU (µs) of this process and of redis-server over the measured run: the work per request, which a loaded machine
+ * cannot skew the way it skews req/s (it only schedules that work later). */
+let cpu = { process: 0, redis: 0 };
+let infoClient: Redis | undefined;
+async function redisCpuUs(): Promise<number> {
+  const info = (await infoClient?.info('cpu')) ?? '';
+  const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? Number.NaN);
+  return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
+}
 
 /** `op` from CONCURRENCY loops: a 1 s warm-up, then DURATION_MS measured; the sorted latencies (ms). */
 async function drive(op: () => Promise<void>): Promise<number[]> {
@@ -44,7 +53,11 @@ async function drive(op: () => Promise<void>): Promise<number[]> {
     return latencies.sort((a, b) => a - b);
   };
   await run(1000); // warm-up
-  return run(DURATION_MS);
+  const before = { process: process.cpuUsage(), redis: await redisCpuUs() };
+  const latencies = await run(DURATION_MS);
+  const used = process.cpuUsage(before.process);
+  cpu = { process: used.user + used.system, redis: (await redisCpuUs()) - before.redis };
+  return latencies;
 }
 
 async function measure(name: string, taskStore: TaskStore & PushConfigStore, coordinator?: ExecutionCoordinator) {
@@ -65,8 +78,8 @@ async function measure(name: string, taskStore: TaskStore & PushConfigStore, coo
     ...(coordinator && { coordinator }),
   });
   const server = createServer(createNodeHandler(a2a));
-  const port = nextPort++;
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const send = () =>
     new Promise<void>((resolve, reject) => {
@@ -96,11 +109,16 @@ async function measure(name: string, taskStore: TaskStore & PushConfigStore, coo
   return report(name, latencies);
 }
 
-/** Redis's rate for the same writes, as one plain pipeline per "request" (no checks, no scripts). */
+/**
+ * Redis's rate for the same writes, as one plain pipeline per "request" (no checks, no scripts): what the store
+ * writes for a SendMessage (createWith's task, first event and index entry, then COMPLETED's event, task, expiry and
+ * index entry), command for command, less its reads (EXISTS, HGET) and the no-op PEXPIREs of absent push keys.
+ */
 async function measureRaw(url: string, prefix: string) {
   const client = new Redis(url);
-  const task = JSON.stringify({ id: 'x', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' }, history: [] });
+  const task = JSON.stringify({ id: 'x', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [] });
   const event = JSON.stringify({ kind: 'status', status: { state: 'TASK_STATE_WORKING' } });
+  const meta = (v: number, s: string) => JSON.stringify({ v, s, t: '2026-01-01T00:00:00.000Z', c: 'c' });
   let n = 0;
   const write = async () => {
     const id = randomBytes(8).toString('hex');
@@ -108,19 +126,22 @@ async function measureRaw(url: string, prefix: string) {
     const owner = `${prefix}:{o:raw}`;
     const results = await client
       .pipeline()
-      .hset(key, 'o', '', 'c', 'c', 's', 'TASK_STATE_SUBMITTED', 'ts', '', 'j', task, 'v', 1, 'sv', 1)
-      .hset(`${owner}:meta`, id, '{"v":1}')
-      .zadd(`${owner}:list`, ++n, id)
+      // createWith: the task at version 2 with its first event, and its index entry
       .xadd(`${key}:log`, '2-0', 'c', 'c', 's', 'TASK_STATE_WORKING', 'e', event)
-      .hset(key, 'v', 2, 's', 'TASK_STATE_WORKING', 'j', task, 'sv', 2)
-      .hset(`${owner}:meta`, id, '{"v":2}')
+      .hset(key, 'o', '', 'c', 'c', 's', 'TASK_STATE_WORKING', 'ts', '', 'j', task, 'v', 2, 'sv', 2)
+      .hset(`${owner}:meta`, id, meta(2, 'TASK_STATE_WORKING'))
+      .incr(`${owner}:seq`)
       .zadd(`${owner}:list`, ++n, id)
+      .zrem(`${owner}:expiry`, id)
+      // COMPLETED: its event, the task, the finished task's expiry, its index entry
       .xadd(`${key}:log`, '3-0', 'c', 'c', 's', 'TASK_STATE_COMPLETED', 'e', event)
-      .hset(key, 'v', 3, 's', 'TASK_STATE_COMPLETED', 'j', task, 'sv', 3)
-      .hset(`${owner}:meta`, id, '{"v":3}')
-      .zadd(`${owner}:list`, ++n, id)
+      .hset(key, 'v', 3, 's', 'TASK_STATE_COMPLETED', 'ts', '', 'j', task, 'sv', 3)
       .pexpire(key, 3_600_000)
       .pexpire(`${key}:log`, 3_600_000)
+      .hset(`${owner}:meta`, id, meta(3, 'TASK_STATE_COMPLETED'))
+      .incr(`${owner}:seq`)
+      .zadd(`${owner}:list`, ++n, id)
+      .zadd(`${owner}:expiry`, Date.now() + 3_600_000, id)
       .exec();
     if (results?.some(([error]) => error)) throw new Error('raw pipeline failed');
   };
@@ -133,7 +154,8 @@ function report(name: string, latencies: number[]): number {
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]?.toFixed(1);
   const rps = latencies.length / (DURATION_MS / 1000);
   console.log(
-    `${name.padEnd(14)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${q(0.5)} ms   p99 ${q(0.99)} ms   (concurrency ${CONCURRENCY})`,
+    `${name.padEnd(14)} ${rps.toFixed(0).padStart(6)} req/s   p50 ${q(0.5)} ms   p99 ${q(0.99)} ms   (concurrency ${CONCURRENCY})` +
+      `   CPU/req: process ${(cpu.process / latencies.length).toFixed(0)} µs, redis-server ${(cpu.redis / latencies.length).toFixed(0)} µs`,
   );
   return rps;
 }
@@ -171,6 +193,7 @@ const given = process.env.A2A_BENCH_REDIS_URL ?? process.env.A2A_TEST_REDIS_URL;
 const own = given ? undefined : await ownServer();
 const url = (given ?? own?.url) as string;
 const prefix = `a2a-bench-${randomBytes(4).toString('hex')}`;
+infoClient = new Redis(url); // redis-server's CPU is the whole server's: others' load on a shared one counts too
 // BENCH_ROWS=raw,redis (e.g. to profile one row): the rows to run; default all.
 const rows = new Set((process.env.BENCH_ROWS ?? 'memory,raw,redis,leases').split(','));
 const memory = rows.has('memory') ? await measure('in-memory', new InMemoryTaskStore()) : Number.NaN;
@@ -191,6 +214,7 @@ for (const pattern of [`${prefix}:*`, `${prefix}-raw:*`]) {
   } while (cursor !== '0');
 }
 await store.close();
+infoClient.disconnect();
 own?.stop();
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
 console.log(`SendMessage on Redis / raw pipeline: ${pct(redis, raw)} (with execution leases: ${pct(leased, raw)})`);
