@@ -1,6 +1,7 @@
 // Key layout. Every key of one task shares the hash tag `{t:<id>}`, every key of one owner's ListTasks index the tag
-// `{o:<owner>}`, and the coordination keys (leases, running tasks) the tag `{coord}`: each script and multi-key
-// command touches keys of one tag only, so the layout works unchanged on Redis Cluster (one slot per script).
+// `{o:<owner>}`, and the coordination keys (leases, running tasks) the tag `{coord}`. Every script and multi-key
+// command touches keys of one tag only, except the status writes (scripts.ts: the task, its owner's index and its
+// running mark in one script) and the stream tail's XREAD: standalone Redis only, as the README says.
 // Ids and owners are escaped (`%`, `{`, `}`), so a `}` in an id cannot end its hash tag early: one-to-one, and
 // ordinary ids are unchanged.
 

@@ -258,31 +258,43 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private async insert(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
     const state = row.status.state;
     const version = event ? 2 : 1;
-    const created = this.script('a2aCreate', this.taskKeyList(this.keys.task(task.id)), [
-      owner,
-      task.contextId,
-      state,
-      row.status.timestamp ?? '',
-      JSON.stringify(row),
-      version,
-      event ? JSON.stringify(event) : '',
-      this.ttlFor(state),
-    ]);
-    // Sent with the task's write, not after it (one round trip, not two): repaired below if that write fails.
-    const indexed = this.indexStatus(task.id, owner, task.contextId, version, row, 'w');
-    if ((await settle(created, indexed)) === 1) return;
-    // Another task has this id: its owner's index is made right again, and ours loses the entry we wrote.
-    await this.repairIndex(task.id, owner, version).catch(() => {});
-    throw new Error(`Task ${task.id} already exists`);
+    // The task, its ListTasks entry and its running mark in one script: all or nothing.
+    const created = await this.script(
+      'a2aCreate',
+      [...this.taskKeyList(this.keys.task(task.id)), ...this.indexKeyList(owner)],
+      [
+        owner,
+        task.contextId,
+        state,
+        row.status.timestamp ?? '',
+        JSON.stringify(row),
+        version,
+        event ? JSON.stringify(event) : '',
+        this.ttlFor(state),
+        task.id,
+        this.runningMark(state),
+      ],
+    );
+    if (created !== 1) throw new Error(`Task ${task.id} already exists`);
+  }
+
+  /** The owner's ListTasks keys and the coordinator's running-task key, as the indexing scripts take them. */
+  private indexKeyList(owner: TaskOwner): string[] {
+    const o = this.keys.owner(owner);
+    return [o.list, o.meta, o.expiry, o.seq, this.keys.coord().running];
+  }
+
+  /** The running-task mark for a status: '' without a coordinator. */
+  private runningMark(state: TaskState): string {
+    if (!this.trackRunning) return '';
+    return state === 'TASK_STATE_SUBMITTED' || state === 'TASK_STATE_WORKING' ? '1' : '0';
   }
 
   /**
-   * The owner's ListTasks index (and the running-task index of the coordinator's janitor) after a create or a status
-   * change. In another hash tag than the task (the owner's), so Cluster-safe but not atomic with the task's write: it
-   * is sent together with it, and when that write fails (a lost race, a missing task) {@link repairIndex} rewrites
-   * the entry from the task as stored. An instance killed in between leaves the entry wrong until the task's next
-   * status write (for a running task: the janitor's FAILED). Updates are ordered by version: an older one never
-   * overwrites a newer one.
+   * The owner's ListTasks index (and the running-task index of the coordinator's janitor) from a fresh read, after a
+   * failed write. The writes themselves index in the same script (a2aCreate, a2aAppendStatus), so a failed write
+   * wrote no entry; this heals one left wrong by an instance of an older version, which sent the index update as a
+   * second script. Updates are ordered by version: an older one never overwrites a newer one.
    */
   private async indexStatus(
     taskId: string,
@@ -290,8 +302,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     contextId: string,
     version: number,
     task: Task,
-    mode: 'w' | 'r',
-    failedVersion = 0,
+    mode: 'r',
+    failedVersion: number,
   ): Promise<void> {
     const state = task.status.state;
     const ownerKeys = this.keys.owner(owner);
@@ -369,19 +381,25 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     const seq = expectedVersion + 1;
     const state = task.status.state;
     const snapshot = event.kind === 'status' || seq % SNAPSHOT_EVERY === 0;
-    const written = this.script('a2aAppend', this.taskKeyList(this.keys.task(taskId)), [
+    const owner = current.owner;
+    const taskKeys = this.taskKeyList(this.keys.task(taskId));
+    const args = [
       expectedVersion,
       state,
       task.status.timestamp ?? '',
       snapshot ? JSON.stringify(task) : '',
       JSON.stringify(event),
       this.ttlFor(state),
-    ]) as Promise<[number, number]>;
-    const owner = current.owner;
-    // A status change updates the ListTasks index in the same round trip (repaired below if the write fails).
-    const indexed =
-      event.kind === 'status' ? this.indexStatus(taskId, owner, task.contextId, seq, task, 'w') : undefined;
-    const [status, version] = indexed ? await settle(written, indexed) : await written;
+    ];
+    const indexed = event.kind === 'status';
+    // A status change updates the ListTasks index and the running mark in the same script.
+    const [status, version] = (await (indexed
+      ? this.script(
+          'a2aAppendStatus',
+          [...taskKeys, ...this.indexKeyList(owner)],
+          [...args, taskId, this.runningMark(state)],
+        )
+      : this.script('a2aAppend', taskKeys, args))) as [number, number];
     if (status !== 1) {
       this.cache.delete(taskId);
       const stored = indexed
@@ -541,18 +559,6 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
 }
 
 const ignore = () => {};
-
-/**
- * The task write's result once the index write sent with it has settled too. The task write's failure comes first;
- * an index write that failed after a successful task write fails the call (Redis went away in between: the caller
- * retries, and finds its event logged).
- */
-async function settle<T>(write: Promise<T>, index: Promise<unknown>): Promise<T> {
-  const [written, indexed] = await Promise.allSettled([write, index]);
-  if (written.status === 'rejected') throw written.reason;
-  if (indexed.status === 'rejected') throw indexed.reason;
-  return written.value;
-}
 
 /** ioredis's constructor options (its `replyMapping` does not type-check under `exactOptionalPropertyTypes`). */
 type LegacyOptions = { replyMapping?: 'legacy' };

@@ -1,24 +1,60 @@
 import type { Cluster, Redis } from 'ioredis';
 
 // The store's atomic steps, as Lua scripts (EVALSHA, with ioredis falling back to EVAL after a restart emptied the
-// script cache). Each touches the keys of one hash tag only (keys.ts), so each runs in one Cluster slot. A script runs
-// alone on the server: its check and its writes cannot interleave with another client's.
+// script cache). Each touches the keys of one hash tag only (keys.ts), so each runs in one Cluster slot, except
+// CREATE and APPEND_STATUS: they write the task with its owner's ListTasks entry and its running mark in one script
+// (half the scripts of a SendMessage; docs/performance.md, "Durable throughput on Redis"), which standalone Redis
+// allows and a Cluster would refuse. A script runs alone on the server: its check and its writes cannot interleave
+// with another client's.
 
 /** Server time in ms (allowed before writes: Redis 7 and Valkey replicate a script's effects, not the script). */
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /**
- * KEYS: task, log, push, push-order, push-state. ARGV: owner, contextId, state, status timestamp, task JSON, version
- * (1, or 2 with an event), event JSON or '', ttl ms (finished: the keys expire) or 0.
- * Returns 0 when the task exists already, else 1.
+ * The owner's ListTasks index entry after a write (as INDEX's mode 'w': applied only when newer than the entry, so
+ * two instances' writes indexed out of order never go back), and the coordinator's running-task mark ('1' running
+ * since now, '0' not running, '' no coordinator). Shared by the scripts that write a task together with its index.
+ */
+const INDEX_WRITE = `
+local function index(list, meta, expiry, seq, id, v, s, ts, c, ttl)
+  local old = redis.call('HGET', meta, id)
+  if old and tonumber(cjson.decode(old).v) >= v then return end
+  redis.call('HSET', meta, id, cjson.encode({v = v, s = s, t = ts, c = c}))
+  redis.call('ZADD', list, redis.call('INCR', seq), id)
+  if ttl > 0 then
+    ${NOW}
+    redis.call('ZADD', expiry, now + ttl, id)
+  else
+    redis.call('ZREM', expiry, id)
+  end
+end
+local function mark(running, id, flag)
+  if flag == '1' then
+    ${NOW}
+    redis.call('ZADD', running, now, id)
+  elseif flag == '0' then
+    redis.call('ZREM', running, id)
+  end
+end`;
+
+/**
+ * KEYS: task, log, push, push-order, push-state, then the owner's list, meta, expiry, seq, then the coordinator's
+ * running. ARGV: owner, contextId, state, status timestamp, task JSON, version (1, or 2 with an event), event JSON or
+ * '', ttl ms (finished: the keys expire) or 0, task id, running mark ('1', '0' or '').
+ * Returns 0 when the task exists already (nothing written), else 1.
+ * One script for the task, its ListTasks entry and its running mark (keys of three hash tags: standalone Redis only;
+ * see docs/performance.md, "Durable throughput on Redis").
  */
 const CREATE = `
+${INDEX_WRITE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
 redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
 local ttl = tonumber(ARGV[8])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
+index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl)
+mark(KEYS[10], ARGV[9], ARGV[10])
 return 1`;
 
 /**
@@ -45,6 +81,25 @@ if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
 return {1, nv}`;
 
 /**
+ * APPEND for a status change, with the owner's ListTasks entry and the running mark in the same script (as CREATE).
+ * KEYS: APPEND's, then list, meta, expiry, seq, running. ARGV: APPEND's, then task id, running mark.
+ */
+const APPEND_STATUS = `
+${INDEX_WRITE}
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {-1, 0} end
+if v ~= ARGV[1] then return {0, tonumber(v)} end
+local nv = tonumber(v) + 1
+local c = redis.call('HGET', KEYS[1], 'c')
+redis.call('XADD', KEYS[2], nv .. '-0', 'c', c, 's', ARGV[2], 'e', ARGV[5])
+redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'ts', ARGV[3], 'j', ARGV[4], 'sv', nv)
+local ttl = tonumber(ARGV[6])
+if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
+index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[7], nv, ARGV[2], ARGV[3], c, ttl)
+mark(KEYS[10], ARGV[7], ARGV[8])
+return {1, nv}`;
+
+/**
  * KEYS: task, log. Returns nil, or {owner, version, snapshot version, snapshot JSON, contextId, log entries after the
  * snapshot}.
  */
@@ -65,7 +120,8 @@ if not c then return nil end
 return {c, redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+', 'COUNT', ARGV[2]), redis.call('PTTL', KEYS[1])}`;
 
 /**
- * The owner's ListTasks index after a create or a status change. KEYS: list, meta, expiry, seq. ARGV: task id,
+ * The owner's ListTasks index after a create or a status change, as its own script (the writes themselves index with
+ * INDEX_WRITE; the store sends this one to repair after a failed write). KEYS: list, meta, expiry, seq. ARGV: task id,
  * version, state, status timestamp, contextId, ttl ms (finished) or 0, mode, the version a failed write indexed (or
  * 0). Modes: 'w' (a write: applied when newer than the entry, so two instances' writes indexed out of order never go
  * back), 'r' (a repair from a fresh read of the task after a failed write: also replaces an entry of the same
@@ -249,8 +305,9 @@ end
 return 1`;
 
 export const SCRIPTS = {
-  a2aCreate: { keys: 5, lua: CREATE },
+  a2aCreate: { keys: 10, lua: CREATE },
   a2aAppend: { keys: 5, lua: APPEND },
+  a2aAppendStatus: { keys: 10, lua: APPEND_STATUS },
   a2aGet: { keys: 2, lua: GET },
   a2aRead: { keys: 2, lua: READ },
   a2aIndex: { keys: 4, lua: INDEX },
