@@ -253,16 +253,25 @@ for i = 3, #ARGV do
 end
 return 1`;
 
-/** KEYS: leases, holders. ARGV: instance, task id, '1' to hand over (expire now) or '0' to drop it. */
+/**
+ * KEYS: leases, holders. ARGV: instance, then pairs of task id and '1' to hand over (expire now) or '0' to drop it.
+ * Only this instance's leases are touched. Returns how many were.
+ */
 const RELEASE = `
-if redis.call('HGET', KEYS[2], ARGV[2]) ~= ARGV[1] then return 0 end
-if ARGV[3] == '1' then
-  redis.call('ZADD', KEYS[1], 0, ARGV[2])
-else
-  redis.call('ZREM', KEYS[1], ARGV[2])
-  redis.call('HDEL', KEYS[2], ARGV[2])
+local n = 0
+for i = 2, #ARGV, 2 do
+  local id = ARGV[i]
+  if redis.call('HGET', KEYS[2], id) == ARGV[1] then
+    if ARGV[i + 1] == '1' then
+      redis.call('ZADD', KEYS[1], 0, id)
+    else
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('HDEL', KEYS[2], id)
+    end
+    n = n + 1
+  end
 end
-return 1`;
+return n`;
 
 /**
  * The janitor's candidates. KEYS: leases, holders, running. ARGV: grace ms (a lease expired for longer is dead),

@@ -1,7 +1,7 @@
 import { newTask, type TaskState } from '@a2a/core';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTaskStore } from '../src/index.js';
+import { monitorCommands } from './monitor.js';
 import { freshPrefix, hasRedis, testRedisUrl } from './redis.js';
 
 const status = (state: TaskState) => ({
@@ -14,47 +14,22 @@ const status = (state: TaskState) => ({
 describe.runIf(hasRedis)('RedisTaskStore status writes', () => {
   let server: Awaited<ReturnType<typeof testRedisUrl>>;
   let store: RedisTaskStore;
-  let monitorClient: Redis;
+  let monitor: Awaited<ReturnType<typeof monitorCommands>>;
   const prefix = freshPrefix('one-script');
-  const seen: string[][] = [];
 
   beforeAll(async () => {
     server = await testRedisUrl();
     store = await RedisTaskStore.connect({ url: server.url, keyPrefix: prefix, onError: () => {} });
     store.trackRunning = true; // as a RedisExecutionCoordinator sets it
-    monitorClient = new Redis(server.url);
-    const monitor = await monitorClient.monitor();
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      // The commands a script runs come as source 'lua': only the client's own are counted.
-      if (source !== 'lua' && args.some((arg) => arg.includes(prefix))) seen.push(args);
-    });
+    monitor = await monitorCommands(server.url, prefix, store.client);
   });
   afterAll(async () => {
-    monitorClient?.disconnect();
+    monitor?.close();
     await store?.close();
     await server?.release();
   });
 
-  /** Waits until MONITOR has shown every command sent so far (a marker command, sent last, has come through). */
-  async function drain(): Promise<void> {
-    const marker = `${prefix}:marker:${Math.random()}`;
-    await store.client.exists(marker);
-    for (let i = 0; i < 200 && !seen.some((args) => args.includes(marker)); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
-  /** The commands naming this test's keys that `write` sent, EVAL and EVALSHA as 'script'. */
-  async function commandsOf(write: () => Promise<unknown>): Promise<string[]> {
-    await drain();
-    seen.length = 0;
-    await write();
-    await drain();
-    return seen.slice(0, -1).map((args) => {
-      const name = (args[0] as string).toLowerCase();
-      return name === 'eval' || name === 'evalsha' ? 'script' : name;
-    });
-  }
+  const commandsOf = async (write: () => Promise<unknown>) => (await monitor.during(write)).map(([name]) => name);
 
   it('createWith and a status append each send one script that also updates the ListTasks index and running mark', async () => {
     const task = newTask(
