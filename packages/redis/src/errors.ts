@@ -41,6 +41,14 @@ export function connectionError(error: unknown, url: string | undefined): Error 
   return new Error(`@a2a/redis: cannot connect to Redis at ${where}: ${reason}`, { cause: error });
 }
 
+/** A start-up error for a Redis Cluster node: this release needs a standalone server (README, "Redis Cluster"). */
+export function clusterError(url: string | undefined): Error {
+  const where = url === undefined ? 'the client passed in' : describeUrl(url);
+  return new Error(
+    `@a2a/redis: ${where} is a Redis Cluster node; this release needs a standalone Redis or Valkey (with replicas if you like): a status write and the stream tail span several hash slots`,
+  );
+}
+
 /** `host:port/db` of a `redis://` URL (its password hidden), else the string itself and what a URL looks like. */
 function describeUrl(url: string): string {
   try {

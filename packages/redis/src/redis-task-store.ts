@@ -21,7 +21,7 @@ import {
 } from '@a2a/core';
 import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
 import { Redis, type RedisOptions } from 'ioredis';
-import { connectionError, storeError } from './errors.js';
+import { clusterError, connectionError, storeError } from './errors.js';
 import { KeySpace, type TaskKeys } from './keys.js';
 import { LOG_FIELDS } from './log-fields.js';
 import { LogSubscription } from './log-subscription.js';
@@ -186,12 +186,15 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
 
   /** Opens the connection (idempotent) and makes one round trip; rejects with a message naming the server. */
   async start(): Promise<void> {
+    let info: string;
     try {
       if (this.client.status === 'wait') await this.client.connect();
-      await this.client.ping();
+      info = await this.client.info('cluster');
     } catch (error) {
       throw connectionError(this.lastConnectionError ?? error, this.url);
     }
+    // A Cluster node would refuse the status writes and the tail's XREAD (CROSSSLOT) on the first request: say so now.
+    if (/^cluster_enabled:1\b/m.test(info)) throw clusterError(this.url);
   }
 
   /** One round trip: the readiness route's check (`health` in createA2AHandler). */

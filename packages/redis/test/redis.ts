@@ -57,6 +57,8 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** `appendonly yes` with this fsync policy; absent: no persistence at all. */
   appendfsync?: 'always' | 'everysec' | 'no';
+  /** `cluster-enabled yes` (a lone Cluster node: enough for the start-up check). */
+  cluster?: boolean;
 }
 
 const FIRST_PORT = 46380;
@@ -85,6 +87,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     'no',
     '--loglevel',
     'warning',
+    ...(options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)] : []),
   ];
   let child: ChildProcess | undefined;
   let port = 0;
