@@ -16,8 +16,8 @@ const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + ma
  * since now, '0' not running, '' no coordinator). Shared by the scripts that write a task together with its index.
  */
 const INDEX_WRITE = `
-local function index(list, meta, expiry, seq, id, v, s, ts, c, ttl)
-  local old = redis.call('HGET', meta, id)
+local function index(list, meta, expiry, seq, id, v, s, ts, c, ttl, fresh)
+  local old = not fresh and redis.call('HGET', meta, id)
   if old and tonumber(cjson.decode(old).v) >= v then return end
   redis.call('HSET', meta, id, cjson.encode({v = v, s = s, t = ts, c = c}))
   redis.call('ZADD', list, redis.call('INCR', seq), id)
@@ -53,7 +53,9 @@ if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV
 redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
 local ttl = tonumber(ARGV[8])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
-index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl)
+-- fresh: the task did not exist, so an entry found is a finished task's of the same id whose keys expired before a
+-- ListTasks purged it: replaced, whatever its version.
+index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl, true)
 mark(KEYS[10], ARGV[9], ARGV[10])
 return 1`;
 
@@ -95,7 +97,7 @@ redis.call('XADD', KEYS[2], nv .. '-0', 'c', c, 's', ARGV[2], 'e', ARGV[5])
 redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'ts', ARGV[3], 'j', ARGV[4], 'sv', nv)
 local ttl = tonumber(ARGV[6])
 if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
-index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[7], nv, ARGV[2], ARGV[3], c, ttl)
+index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[7], nv, ARGV[2], ARGV[3], c, ttl, false)
 mark(KEYS[10], ARGV[7], ARGV[8])
 return {1, nv}`;
 
