@@ -3,6 +3,7 @@ import { parseParams, tenantScoped } from '../server/operation-params.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
 import { type JsonBody, jsonValue, readJsonBody } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
+import { resultEnvelope, resultHead } from './json-rpc-result.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
 import { withChallenge } from './security.js';
 import { type FrameOptions, type StreamSettings, streamResponse } from './stream.js';
@@ -175,10 +176,13 @@ function similarMethod(method: string): string | undefined {
 class JsonRpcFraming implements FrameOptions {
   readonly #id: JsonRpcId;
   readonly #settings: JsonRpcSettings;
+  /** The envelope's text before each event's JSON. */
+  readonly #head: string | undefined;
 
   constructor(id: JsonRpcId, settings: JsonRpcSettings) {
     this.#id = id;
     this.#settings = settings;
+    this.#head = resultHead(id);
   }
 
   get keepAliveMs(): number {
@@ -194,7 +198,7 @@ class JsonRpcFraming implements FrameOptions {
     this.#settings.onError(error);
   }
   frame(result: unknown): string {
-    return JSON.stringify({ jsonrpc: '2.0', id: this.#id, result });
+    return resultEnvelope(this.#head, this.#id, result);
   }
   errorJson(error: A2AError): string {
     return jsonRpcErrorBody(this.#id, error);
