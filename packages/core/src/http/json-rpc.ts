@@ -1,7 +1,7 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { parseParams, tenantScoped } from '../server/operation-params.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
-import { type JsonBody, jsonValue, readJsonBody } from './body.js';
+import { type JsonBody, jsonBody, jsonValue, readJsonBody } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
 import { resultEnvelope, resultHead } from './json-rpc-result.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
@@ -82,27 +82,70 @@ export type JsonRpcVersionRouter = (
   settings: JsonRpcSettings,
 ) => Promise<Response | undefined> | undefined;
 
-/** Serves one v1.0 JSON-RPC request. */
-export async function serveJsonRpc(
+/**
+ * Serves one v1.0 JSON-RPC request. Never rejects. Not an async function: the body's promise (when the bridge has not
+ * read it yet) is handed on with a `then`, and the call's own promise is the answer (two async frames per request
+ * less, docs/performance.md "Hot-path tricks"); a legacy wire's routing goes on in an async function.
+ */
+export function serveJsonRpc(
   request: Request,
+  env: OperationEnv,
+  settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
+): Promise<Response> {
+  let body: JsonBody | Promise<JsonBody>;
+  try {
+    body = jsonBody(request, settings.maxBodyBytes);
+  } catch (error) {
+    return Promise.resolve(callFailed(null, error, env, settings));
+  }
+  if (!(body instanceof Promise)) return serveJsonRpcBody(body, env, settings);
+  return body.then(
+    (read) => serveJsonRpcBody(read, env, settings),
+    (error: unknown) => callFailed(null, error, env, settings),
+  );
+}
+
+/** {@link serveJsonRpc} once the body is read. Never rejects. */
+function serveJsonRpcBody(
+  body: JsonBody,
   env: OperationEnv,
   settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
 ): Promise<Response> {
   let id: JsonRpcId = null;
   try {
-    const call = parseJsonRpc(await readJsonBody(request, settings.maxBodyBytes), settings.maxJsonDepth);
+    const call = parseJsonRpc(body, settings.maxJsonDepth);
     id = call.id;
     env.telemetry?.method(call.method);
     // Older wires (v0.3/v0.2/v0.1, compat/) and dialects answer here; `undefined` means the call is read as v1.0.
     const routing = settings.versions?.(call, env, settings);
-    const routed = routing && (await routing);
+    if (routing) return routeLater(routing, call, env, settings);
+    return serveJsonRpcCall(call, env, settings);
+  } catch (error) {
+    return Promise.resolve(callFailed(id, error, env, settings));
+  }
+}
+
+/** {@link serveJsonRpcBody} for a call the version router is still deciding on. */
+async function routeLater(
+  routing: Promise<Response | undefined>,
+  call: JsonRpcCall,
+  env: OperationEnv,
+  settings: JsonRpcSettings,
+): Promise<Response> {
+  try {
+    const routed = await routing;
     if (routed) return routed;
     return await serveJsonRpcCall(call, env, settings);
   } catch (error) {
-    const a2a = toA2AError(error);
-    if (a2a.type === 'Internal') settings.onError(error);
-    return jsonRpcErrorResponse(id ?? errorId(error), a2a, withChallenge(a2a, env, settings.headers));
+    return callFailed(call.id, error, env, settings);
   }
+}
+
+/** The error answer to a request that failed before its call ran (`id` `null` while the envelope was not read). */
+function callFailed(id: JsonRpcId, error: unknown, env: OperationEnv, settings: JsonRpcSettings): Response {
+  const a2a = toA2AError(error);
+  if (a2a.type === 'Internal') settings.onError(error);
+  return jsonRpcErrorResponse(id ?? errorId(error), a2a, withChallenge(a2a, env, settings.headers));
 }
 
 /** The operations as a call's runtime method name picks them, their types erased. */
