@@ -154,7 +154,8 @@ const BY_METHOD: Readonly<Record<string, Operation>> = OPERATIONS;
 /**
  * Runs a parsed call as the v1.0 method it names (dialects hand over their calls translated). Never rejects. Not an
  * async function: a unary call is its operation's promise with the answer built in `then` (an async frame per
- * request less, docs/performance.md "Hot-path tricks"); the rare paths (params refused, a stream) are async.
+ * request less, docs/performance.md "Hot-path tricks"), a stream is `streamResponse`'s promise; params still being checked
+ * go on in an async function.
  */
 export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response> {
   const { id } = call;
@@ -171,8 +172,11 @@ export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings:
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);
     }
     const checked = parseParams(operation, call.params);
-    if (checked instanceof Promise || operation.stream) return runLater(operation, checked, env, settings, id, failed);
+    if (checked instanceof Promise) return runLater(operation, checked, env, settings, id, failed);
     const scoped = tenantScoped(env, checked);
+    if (operation.stream) {
+      return streamResponse(operation.run(checked, scoped), new JsonRpcFraming(id, settings)).then(undefined, failed);
+    }
     return operation.run(checked, scoped).then((result) => {
       try {
         return jsonResponse({ jsonrpc: '2.0', id, result }, 200, settings.headers);
@@ -185,7 +189,7 @@ export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings:
   }
 }
 
-/** {@link serveJsonRpcCall} for params still being checked, or a stream. */
+/** {@link serveJsonRpcCall} for params still being checked. */
 async function runLater(
   operation: Operation,
   checked: ReturnType<typeof parseParams>,
