@@ -108,6 +108,14 @@ export type JsonBody = { text: string } | { parsed: unknown };
 
 /** The body for a JSON route: the parser's value the Node bridge handed over, else the text (limit as above). */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
+  return await jsonBody(request, maxBytes);
+}
+
+/**
+ * {@link readJsonBody} without an async frame: the body when the bridge already holds it, else a promise of it;
+ * throws (synchronously) what it refuses at once (docs/performance.md, "Hot-path tricks").
+ */
+export function jsonBody(request: Request, maxBytes: number): JsonBody | Promise<JsonBody> {
   const parsed = preparedParsed(request);
   if (parsed !== undefined) {
     // The parser enforced its own limit; ours still holds for what it declared.
@@ -115,8 +123,10 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     return { parsed };
   }
   const bytes = bodyBytes(request, maxBytes);
-  return { text: decode(bytes instanceof Uint8Array ? bytes : await bytes) };
+  return bytes instanceof Uint8Array ? { text: decode(bytes) } : bytes.then(textBody);
 }
+
+const textBody = (bytes: Uint8Array): JsonBody => ({ text: decode(bytes) });
 
 /**
  * The JSON value of a non-empty body: -32700 when the text is not JSON; refused when nested deeper than

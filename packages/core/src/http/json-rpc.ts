@@ -1,8 +1,9 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { parseParams, tenantScoped } from '../server/operation-params.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
-import { type JsonBody, jsonValue, readJsonBody } from './body.js';
+import { type JsonBody, jsonBody, jsonValue, readJsonBody } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
+import { resultEnvelope, resultHead } from './json-rpc-result.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
 import { withChallenge } from './security.js';
 import { type FrameOptions, type StreamSettings, streamResponse } from './stream.js';
@@ -81,27 +82,70 @@ export type JsonRpcVersionRouter = (
   settings: JsonRpcSettings,
 ) => Promise<Response | undefined> | undefined;
 
-/** Serves one v1.0 JSON-RPC request. */
-export async function serveJsonRpc(
+/**
+ * Serves one v1.0 JSON-RPC request. Never rejects. Not an async function: the body's promise (when the bridge has not
+ * read it yet) is handed on with a `then`, and the call's own promise is the answer (two async frames per request
+ * less, docs/performance.md "Hot-path tricks"); a legacy wire's routing goes on in an async function.
+ */
+export function serveJsonRpc(
   request: Request,
+  env: OperationEnv,
+  settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
+): Promise<Response> {
+  let body: JsonBody | Promise<JsonBody>;
+  try {
+    body = jsonBody(request, settings.maxBodyBytes);
+  } catch (error) {
+    return Promise.resolve(callFailed(null, error, env, settings));
+  }
+  if (!(body instanceof Promise)) return serveJsonRpcBody(body, env, settings);
+  return body.then(
+    (read) => serveJsonRpcBody(read, env, settings),
+    (error: unknown) => callFailed(null, error, env, settings),
+  );
+}
+
+/** {@link serveJsonRpc} once the body is read. Never rejects. */
+function serveJsonRpcBody(
+  body: JsonBody,
   env: OperationEnv,
   settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
 ): Promise<Response> {
   let id: JsonRpcId = null;
   try {
-    const call = parseJsonRpc(await readJsonBody(request, settings.maxBodyBytes), settings.maxJsonDepth);
+    const call = parseJsonRpc(body, settings.maxJsonDepth);
     id = call.id;
     env.telemetry?.method(call.method);
     // Older wires (v0.3/v0.2/v0.1, compat/) and dialects answer here; `undefined` means the call is read as v1.0.
     const routing = settings.versions?.(call, env, settings);
-    const routed = routing && (await routing);
+    if (routing) return routeLater(routing, call, env, settings);
+    return serveJsonRpcCall(call, env, settings);
+  } catch (error) {
+    return Promise.resolve(callFailed(id, error, env, settings));
+  }
+}
+
+/** {@link serveJsonRpcBody} for a call the version router is still deciding on. */
+async function routeLater(
+  routing: Promise<Response | undefined>,
+  call: JsonRpcCall,
+  env: OperationEnv,
+  settings: JsonRpcSettings,
+): Promise<Response> {
+  try {
+    const routed = await routing;
     if (routed) return routed;
     return await serveJsonRpcCall(call, env, settings);
   } catch (error) {
-    const a2a = toA2AError(error);
-    if (a2a.type === 'Internal') settings.onError(error);
-    return jsonRpcErrorResponse(id ?? errorId(error), a2a, withChallenge(a2a, env, settings.headers));
+    return callFailed(call.id, error, env, settings);
   }
+}
+
+/** The error answer to a request that failed before its call ran (`id` `null` while the envelope was not read). */
+function callFailed(id: JsonRpcId, error: unknown, env: OperationEnv, settings: JsonRpcSettings): Response {
+  const a2a = toA2AError(error);
+  if (a2a.type === 'Internal') settings.onError(error);
+  return jsonRpcErrorResponse(id ?? errorId(error), a2a, withChallenge(a2a, env, settings.headers));
 }
 
 /** The operations as a call's runtime method name picks them, their types erased. */
@@ -110,7 +154,8 @@ const BY_METHOD: Readonly<Record<string, Operation>> = OPERATIONS;
 /**
  * Runs a parsed call as the v1.0 method it names (dialects hand over their calls translated). Never rejects. Not an
  * async function: a unary call is its operation's promise with the answer built in `then` (an async frame per
- * request less, docs/performance.md "Hot-path tricks"); the rare paths (params refused, a stream) are async.
+ * request less, docs/performance.md "Hot-path tricks"), a stream is `streamResponse`'s promise; params still being checked
+ * go on in an async function.
  */
 export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings: JsonRpcSettings): Promise<Response> {
   const { id } = call;
@@ -127,8 +172,11 @@ export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings:
       throw new A2AError('MethodNotFound', `Method not found: ${call.method}${near ? ` (did you mean ${near}?)` : ''}`);
     }
     const checked = parseParams(operation, call.params);
-    if (checked instanceof Promise || operation.stream) return runLater(operation, checked, env, settings, id, failed);
+    if (checked instanceof Promise) return runLater(operation, checked, env, settings, id, failed);
     const scoped = tenantScoped(env, checked);
+    if (operation.stream) {
+      return streamResponse(operation.run(checked, scoped), new JsonRpcFraming(id, settings)).then(undefined, failed);
+    }
     return operation.run(checked, scoped).then((result) => {
       try {
         return jsonResponse({ jsonrpc: '2.0', id, result }, 200, settings.headers);
@@ -141,7 +189,7 @@ export function serveJsonRpcCall(call: JsonRpcCall, env: OperationEnv, settings:
   }
 }
 
-/** {@link serveJsonRpcCall} for params still being checked, or a stream. */
+/** {@link serveJsonRpcCall} for params still being checked. */
 async function runLater(
   operation: Operation,
   checked: ReturnType<typeof parseParams>,
@@ -175,10 +223,13 @@ function similarMethod(method: string): string | undefined {
 class JsonRpcFraming implements FrameOptions {
   readonly #id: JsonRpcId;
   readonly #settings: JsonRpcSettings;
+  /** The envelope's text before each event's JSON. */
+  readonly #head: string | undefined;
 
   constructor(id: JsonRpcId, settings: JsonRpcSettings) {
     this.#id = id;
     this.#settings = settings;
+    this.#head = resultHead(id);
   }
 
   get keepAliveMs(): number {
@@ -194,7 +245,7 @@ class JsonRpcFraming implements FrameOptions {
     this.#settings.onError(error);
   }
   frame(result: unknown): string {
-    return JSON.stringify({ jsonrpc: '2.0', id: this.#id, result });
+    return resultEnvelope(this.#head, this.#id, result);
   }
   errorJson(error: A2AError): string {
     return jsonRpcErrorBody(this.#id, error);

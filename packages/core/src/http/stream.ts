@@ -23,22 +23,34 @@ export type FrameOptions = StreamSettings & {
 
 /**
  * Peeks at the first event before committing to SSE, so an early error is a plain error response; later errors are
- * an `event: error` frame and the stream closes.
+ * an `event: error` frame and the stream closes. Not an async function: the first event's promise with the answer
+ * made in its `then` (an async frame per stream less, docs/performance.md "Hot-path tricks").
  */
-export async function streamResponse(events: AsyncGenerator<StreamResponse>, options: FrameOptions): Promise<Response> {
-  let first: IteratorResult<StreamResponse>;
+export function streamResponse(events: AsyncGenerator<StreamResponse>, options: FrameOptions): Promise<Response> {
+  let first: Promise<IteratorResult<StreamResponse>>;
   try {
-    first = await events.next();
+    first = events.next();
   } catch (error) {
-    const a2a = report(error, options);
-    if (options.earlyErrors === 'json') return options.earlyError(a2a);
-    return new Response(dataFrame(options.errorJson(a2a)), {
-      status: 200,
-      headers: merge(SSE_HEADERS, options.headers),
-    });
+    return Promise.resolve(earlyFailure(error, options));
   }
-  const frames = new EventFrames(events, options, first);
-  return eventStreamResponse(frames, { status: 200, headers: merge(SSE_HEADERS, options.headers) });
+  return first.then(
+    (result) =>
+      eventStreamResponse(new EventFrames(events, options, result), {
+        status: 200,
+        headers: merge(SSE_HEADERS, options.headers),
+      }),
+    (error: unknown) => earlyFailure(error, options),
+  );
+}
+
+/** The answer to a stream that failed before its first event. */
+function earlyFailure(error: unknown, options: FrameOptions): Response {
+  const a2a = report(error, options);
+  if (options.earlyErrors === 'json') return options.earlyError(a2a);
+  return new Response(dataFrame(options.errorJson(a2a)), {
+    status: 200,
+    headers: merge(SSE_HEADERS, options.headers),
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Message, Part } from '../schemas/message.js';
 import type { TaskPushNotificationConfig } from '../schemas/push-config.js';
 import type { SendMessageConfiguration } from '../schemas/requests.js';
 import type { Artifact, Task, TaskState, TaskStatus } from '../schemas/task.js';
-import { appendNow, createOwned } from '../store/in-memory-task-store.js';
+import { appendNow, createOwned, createsOwned } from '../store/in-memory-task-store.js';
 import type { PushConfigStore } from '../store/task-store.js';
 import {
   ConcurrentModificationError,
@@ -178,18 +178,43 @@ export class Execution implements AgentContext {
     this.settled = this.span ? this.span.run(() => this.run()) : this.run();
   }
 
-  private async run(): Promise<void> {
+  /**
+   * `execute()` and then the turn's end. Not an async function: the common path is one `then` on the executor's
+   * promise and ends the turn at once when nothing is queued (an async frame per SendMessage less, docs/performance.md
+   * "Hot-path tricks"); a failure, or a turn that published nothing, goes on in an async function.
+   */
+  private run(): Promise<void> {
+    let executing: unknown;
     try {
-      await this.init.executor.execute(this);
+      executing = this.init.executor.execute(this);
     } catch (error) {
-      if (!this.aborted) {
-        this.span?.fail(error);
-        this.reportError(error);
-        await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
-          () => {},
-        );
-      }
+      return this.runFailed(error);
     }
+    return Promise.resolve(executing).then(
+      () => this.finish(),
+      (error: unknown) => this.runFailed(error),
+    );
+  }
+
+  private async runFailed(error: unknown): Promise<void> {
+    if (!this.aborted) {
+      this.span?.fail(error);
+      this.reportError(error);
+      await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
+        () => {},
+      );
+    }
+    await this.finishLater();
+  }
+
+  /** After `execute()` returned: the turn ends now when everything it published is stored. */
+  private finish(): Promise<void> | undefined {
+    if (this.queued > 0 || (!this.replied && !this.stored)) return this.finishLater();
+    this.endTurn('settled');
+    return undefined;
+  }
+
+  private async finishLater(): Promise<void> {
     // Nothing published at all: the task still exists, so the client gets an answer. (Once stored it stays stored: no
     // step queued then, three promises less per execution. docs/performance.md, "Hot-path tricks".)
     if (!this.replied && !this.stored) await this.enqueue(() => this.ensureStored()).catch(() => {});
@@ -233,7 +258,7 @@ export class Execution implements AgentContext {
   }
 
   submit(): Promise<void> {
-    return this.enqueue(() => this.ensureStored());
+    return this.enqueue(() => (this.storedNow() ? DONE : this.ensureStored()));
   }
   working(content?: MessageContent, options?: StatusOptions): Promise<void> {
     return this.status('TASK_STATE_WORKING', content, options);
@@ -269,7 +294,7 @@ export class Execution implements AgentContext {
     content: MessageContent | undefined,
     metadata?: Record<string, unknown>,
   ): Promise<void> {
-    if (!this.stored) return this.firstStatus(state, content, metadata);
+    if (!this.storedNow()) return this.firstStatus(state, content, metadata);
     return this.appendEvent(this.statusEvent(state, content, metadata), undefined);
   }
 
@@ -327,7 +352,7 @@ export class Execution implements AgentContext {
     if (chunk.eventMetadata !== undefined) event.metadata = chunk.eventMetadata;
     // Once stored, a plain append: no async frame per event (docs/performance.md, "Hot-path tricks").
     return this.enqueue(() =>
-      this.stored ? this.appendEvent(event, artifactId) : this.firstArtifact(event, artifactId),
+      this.storedNow() ? this.appendEvent(event, artifactId) : this.firstArtifact(event, artifactId),
     );
   }
 
@@ -471,12 +496,37 @@ export class Execution implements AgentContext {
       this.rejectFirst(toA2AError(error));
       throw error;
     }
+    this.created(stored);
+    if (pushConfig) await pushStore.savePushConfig(pushConfig);
+  }
+
+  /**
+   * Whether the task is stored, storing it now when {@link ensureStored} would do it synchronously anyway (the
+   * in-memory store, no push config to save, no `createWith` to try): the first step of a turn then appends without
+   * `firstStatus`/`firstArtifact`'s async frames (docs/performance.md, "Hot-path tricks"). Throws as `ensureStored`
+   * rejects; `false` when the async path must do it.
+   */
+  private storedNow(): boolean {
+    if (this.stored) return true;
+    const { store, owner } = this.init;
+    if (this.replied || this.init.pushConfig || !createsOwned(store) || this.canCreateWith()) return false;
+    let stored: StoredTask;
+    try {
+      stored = createOwned(store, this.newTask(), owner) as StoredTask;
+    } catch (error) {
+      this.rejectFirst(toA2AError(error));
+      throw error;
+    }
+    this.created(stored);
+    return true;
+  }
+
+  private created(stored: StoredTask): void {
     this.version = stored.version;
     this.lastWritten = stored.task.status.state;
     countCreated();
     this.init.onStored(stored);
     this.resolveFirst({ stored });
-    if (pushConfig) await pushStore.savePushConfig(pushConfig);
   }
 
   /**
@@ -582,6 +632,9 @@ export class Execution implements AgentContext {
     }
   }
 }
+
+/** A settled step. */
+const DONE: Promise<void> = Promise.resolve();
 
 /** {@link Execution.appendEvent} without a value: it resolves to the record. */
 const RECORD: unique symbol = Symbol('record');

@@ -35,7 +35,7 @@ import { type AgentCardInput, normalizeCard } from './agent-card-input.js';
 import type { AgentExecutor, CallContext } from './agent-executor.js';
 import { responseHeadersOf } from './call-context.js';
 import { CallStream, endsTurn } from './call-stream.js';
-import { type CancelStatus, Execution } from './execution.js';
+import { type CancelStatus, Execution, type TurnEnd } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { ExecutionRegistry } from './execution-registry.js';
 import { inputModeChecker } from './input-modes.js';
@@ -119,21 +119,60 @@ export class A2ARequestHandler {
     return this.agentCard.capabilities;
   }
 
-  async sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
-    const started = this.start(request, call, false);
-    const { execution } = started instanceof Promise ? await started : started;
+  /**
+   * Not an async function: a new task's answer is a `then` on the execution's first outcome and one on its turn's end,
+   * read synchronously from an in-memory store (an async frame and its promises per SendMessage less,
+   * docs/performance.md "Hot-path tricks"); the other paths go on in {@link sendMessageLater}.
+   */
+  sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
+    let started: Started | Promise<Started>;
+    try {
+      started = this.start(request, call, false);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (started instanceof Promise) return this.sendMessageLater(started, request, call);
+    const { execution } = started;
+    return execution.first.then((first) => {
+      if ('message' in first) return { message: first.message };
+      return execution.turnEnded.then((end) => {
+        // The turn ended with this execution's own write: the in-memory store holds that version (no read).
+        const stored = end === 'paused' ? this.store.peek?.(execution.taskId, execution.storedVersion) : undefined;
+        if (!stored) return this.answerLater(execution, end, request, call);
+        return { task: viewTask(stored.task, { historyLength: request.configuration?.historyLength }) };
+      });
+    });
+  }
+
+  /** {@link sendMessage} for a message to an existing task, with a push config or `returnImmediately`. */
+  private async sendMessageLater(
+    started: Promise<Started>,
+    request: SendMessageRequest,
+    call: CallContext,
+  ): Promise<SendMessageResponse> {
+    const { execution } = await started;
     const first = await execution.first;
     if ('message' in first) return { message: first.message };
     const historyLength = request.configuration?.historyLength;
     if (request.configuration?.returnImmediately) return { task: viewTask(first.stored.task, { historyLength }) };
     const end = await execution.turnEnded;
+    const stored = end === 'paused' ? this.store.peek?.(execution.taskId, execution.storedVersion) : undefined;
+    if (stored) return { task: viewTask(stored.task, { historyLength }) };
+    return this.answerLater(execution, end, request, call);
+  }
+
+  /** A blocking SendMessage's task after its turn ended, read from the store (a cancel is waited for first). */
+  private async answerLater(
+    execution: Execution,
+    end: TurnEnd,
+    request: SendMessageRequest,
+    call: CallContext,
+  ): Promise<SendMessageResponse> {
     if (end === 'aborted') await this.waitForCancel(execution, call);
     // The turn ended with this execution's own write: a remote store may still hold that version (no read).
-    const stored =
-      (end === 'paused' && this.store.peek?.(execution.taskId, execution.storedVersion)) ||
-      (await this.store.get(execution.taskId));
+    const stored = await this.store.get(execution.taskId);
     if (!stored) throw taskNotFound(execution.taskId);
-    return { task: viewTask(stored.task, { historyLength }) };
+    return { task: viewTask(stored.task, { historyLength: request.configuration?.historyLength }) };
   }
 
   sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {

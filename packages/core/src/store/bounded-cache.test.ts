@@ -35,12 +35,13 @@ describe('BoundedCache', () => {
     cache.set('long', 2, 60_000);
     cache.set('forever', 3, 0);
     cache.set('other', 4, 5);
+    cache.set('next to it', 5, 5); // two expired entries in a row: the walk removes both
     await new Promise((r) => setTimeout(r, 30));
     expect(cache.has('short')).toBe(false);
     expect(cache.get('short')).toBeUndefined();
     expect(removed).toEqual(['short']);
     cache.purgeExpired();
-    expect(removed).toEqual(['short', 'other']);
+    expect(removed).toEqual(['short', 'other', 'next to it']);
     expect(cache.get('long')).toBe(2);
     expect(cache.get('forever')).toBe(3);
     expect(cache.size).toBe(2);

@@ -92,7 +92,11 @@ export class BoundedCache<K, V> {
   /** Removes every expired entry (walks them all: callers rate-limit it). */
   purgeExpired(): void {
     const now = Date.now();
-    for (const [key, slot] of this.slots) if (slot.expires !== 0 && slot.expires <= now) this.delete(key);
+    // `forEach`, not `for...of` over the entries: no `[key, slot]` array per entry (10 000 of them a walk for a full
+    // task store, once a second: ~0.25 KB per SendMessage in the per-request loop; docs/performance.md, issue 39).
+    this.slots.forEach((slot, key) => {
+      if (slot.expires !== 0 && slot.expires <= now) this.delete(key);
+    });
   }
 
   private touch(key: K, slot: Slot<V>): void {

@@ -335,10 +335,12 @@ const ownCreate = InMemoryTaskStore.prototype.create;
  * handed over: the answer's task is that object, so the caller must not change it afterwards.
  */
 export function createOwned(store: TaskStore, task: Task, owner: TaskOwner): StoredTask | undefined {
-  return store instanceof InMemoryTaskStore && store.create === ownCreate
-    ? store[CREATE_OWNED](task, owner)
-    : undefined;
+  return createsOwned(store) ? store[CREATE_OWNED](task, owner) : undefined;
 }
+
+/** Whether {@link createOwned} would create in `store` (asked before making the task, so none is made in vain). */
+export const createsOwned = (store: TaskStore): store is InMemoryTaskStore =>
+  store instanceof InMemoryTaskStore && store.create === ownCreate;
 
 const ownAppend = InMemoryTaskStore.prototype.append;
 
