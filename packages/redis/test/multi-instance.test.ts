@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import {
+  eventually,
+  type Instance,
+  instanceStarter,
+  message,
+  openStream,
+  rest,
+  rpc,
+} from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Instance, message, openStream, rest, rpc, startInstance } from './cluster.js';
 import { freshPrefix, hasRedis, testRedisUrl } from './redis.js';
+
+const startInstance = instanceStarter(fileURLToPath(new URL('./fixtures/server.ts', import.meta.url)));
 
 const LEASE_TTL_MS = 600;
 

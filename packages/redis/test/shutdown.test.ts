@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
+import { eventually, type Instance, instanceStarter, message, openStream, rest } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Instance, message, openStream, rest, startInstance } from './cluster.js';
 import { freshPrefix, hasRedis, testRedisUrl } from './redis.js';
+
+const startInstance = instanceStarter(fileURLToPath(new URL('./fixtures/server.ts', import.meta.url)));
 
 // Long on purpose: a takeover that waited for the lease to expire would time the test out.
 const LEASE_TTL_MS = 60_000;
