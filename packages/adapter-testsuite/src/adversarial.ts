@@ -19,7 +19,7 @@ import {
   traceCases,
 } from './adversarial-cases.js';
 import { read } from './client.js';
-import { createFixture, type Fixture } from './fixture.js';
+import { createFixture, type Fixture, type FixtureStores } from './fixture.js';
 import type { AdapterHarness, HarnessStartOptions, StartedServer } from './harness.js';
 import { RawConnection, type RawRequest, type RawResponse } from './raw-http.js';
 
@@ -28,6 +28,11 @@ export interface AdversarialOptions {
   numRuns?: number;
   /** fast-check seed. Default fixed (A2A_ADVERSARIAL_SEED overrides, to replay a CI failure). */
   seed?: number;
+  /**
+   * Serve from these stores instead of the in-memory one (a durable store's own test): opened before each
+   * configuration's server starts, closed after it stops; a refused request must write nothing through them.
+   */
+  stores?: () => Promise<FixtureStores & { close(): Promise<void> }>;
 }
 
 interface Configuration {
@@ -121,7 +126,7 @@ export function defineAdversarialSuite(harness: AdapterHarness, options: Adversa
   describe(`A2A adversarial suite: ${harness.name}`, () => {
     for (const configuration of CONFIGURATIONS) {
       describe(`mount '${configuration.mountPath || '/'}', body parser ${configuration.bodyParser ? 'on' : 'off'}`, () => {
-        const run = useRun(harness, configuration);
+        const run = useRun(harness, configuration, options.stores);
         for (const [category, cases] of Object.entries(CATEGORIES)) {
           const known = KNOWN_BRIDGE_CASES.filter(
             (k) => k.category === category && (k.applies?.(harness.name, configuration) ?? true),
@@ -162,9 +167,10 @@ export function defineAdversarialSuite(harness: AdapterHarness, options: Adversa
   });
 }
 
-function useRun(harness: AdapterHarness, configuration: Configuration) {
+function useRun(harness: AdapterHarness, configuration: Configuration, openStores: AdversarialOptions['stores']) {
   let fixture: Fixture;
   let server: StartedServer;
+  let stores: Awaited<ReturnType<NonNullable<typeof openStores>>> | undefined;
   let origin: URL;
   let connection: RawConnection | undefined;
   const known: Known = { taskId: '', configId: 'adv-known-config' };
@@ -216,7 +222,8 @@ function useRun(harness: AdapterHarness, configuration: Configuration) {
   };
 
   beforeAll(async () => {
-    fixture = createFixture();
+    stores = await openStores?.();
+    fixture = createFixture(undefined, stores ? { stores } : {});
     server = await harness.start(fixture.a2a, options);
     origin = new URL(server.baseUrl);
     const sent = await rpc('SendMessage', {
@@ -232,6 +239,7 @@ function useRun(harness: AdapterHarness, configuration: Configuration) {
   afterAll(async () => {
     connection?.close();
     await server?.close();
+    await stores?.close();
   });
 
   return {

@@ -3,11 +3,15 @@ import {
   type AgentCardInput,
   type AgentExecutor,
   createA2AHandler,
+  type ExecutionCoordinator,
   InMemoryTaskStore,
+  type PushConfigStore,
   type StoredTask,
   type TaskEventRecord,
   type TaskPushNotificationConfig,
+  type TaskStore,
 } from '@a2a/core';
+import { countClientWrites } from './write-counter.js';
 
 export const FIXTURE_CARD: AgentCardInput = {
   name: 'Conformance fixture',
@@ -93,12 +97,28 @@ class CountingStore extends InMemoryTaskStore {
 }
 
 /**
+ * Stores to serve the fixture from instead of its counting in-memory store (a durable store under test): writes are
+ * still counted, but the in-memory store's live-subscription counts and injected stream failures are not available,
+ * so only the adversarial suite runs on them.
+ */
+export interface FixtureStores {
+  taskStore: TaskStore & Partial<PushConfigStore>;
+  /** When push configs live apart from the tasks. */
+  pushConfigStore?: PushConfigStore;
+  /** The store's execution coordinator, where it has one. */
+  coordinator?: ExecutionCoordinator;
+}
+
+/**
  * The suite's agent. The first word of the message picks the behaviour:
  * `reply X` (a message, no task) · `ask` (INPUT_REQUIRED, then completes on the follow-up) · `gated G` (working,
  * waits for gate `G`, artifact, waits for `G-2`, completes) · `boom` (throws before any event) · `midboom G`
  * (working, waits for `G`, then the stream's subscription fails) · `forever` (working until canceled) · anything else (working, artifact, completed).
  */
-export function createFixture(card: AgentCardInput = FIXTURE_CARD, options: { basePath?: string } = {}) {
+export function createFixture(
+  card: AgentCardInput = FIXTURE_CARD,
+  { stores, ...options }: { basePath?: string; stores?: FixtureStores } = {},
+) {
   const gates = new Map<string, Deferred>();
   const gate = (name: string): Deferred => {
     const d = gates.get(name) ?? deferred();
@@ -142,10 +162,19 @@ export function createFixture(card: AgentCardInput = FIXTURE_CARD, options: { ba
       }
     },
   };
+  let durableWrites = 0;
+  const count = () => {
+    durableWrites++;
+  };
+  const durable = stores && {
+    taskStore: countClientWrites(stores.taskStore, count),
+    ...(stores.pushConfigStore && { pushConfigStore: countClientWrites(stores.pushConfigStore, count) }),
+    ...(stores.coordinator && { coordinator: stores.coordinator }),
+  };
   const a2a: A2AHttpHandler = createA2AHandler({
     agentCard: card,
     executor,
-    taskStore: store,
+    ...(durable ?? { taskStore: store }),
     maxBodyBytes: FIXTURE_MAX_BODY,
     keepAliveMs: FIXTURE_KEEPALIVE_MS,
     onError: () => {},
@@ -158,7 +187,7 @@ export function createFixture(card: AgentCardInput = FIXTURE_CARD, options: { ba
     /** Live store subscriptions of a task (a stream being served holds one). */
     openSubscriptions: (taskId: string) => store.open.get(taskId) ?? 0,
     /** How many client writes the store took (see CountingStore.clientWrites). */
-    clientWrites: () => store.clientWrites,
+    clientWrites: () => (stores ? durableWrites : store.clientWrites),
     canceled,
   };
 }

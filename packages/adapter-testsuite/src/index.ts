@@ -27,10 +27,12 @@ export {
   FIXTURE_KEEPALIVE_MS,
   FIXTURE_MAX_BODY,
   type Fixture,
+  type FixtureStores,
   SECURED_CARD,
 } from './fixture.js';
 export { defineGoldenWireCases } from './golden.js';
 export { type AdapterHarness, type HarnessStartOptions, type StartedServer, testCaller } from './harness.js';
 export { closeServer, type Listening, type ListenOptions, listen, originOf } from './listen.js';
+export { nodeHarness } from './node-harness.js';
 export { RawConnection, type RawRequest, type RawResponse } from './raw-http.js';
 export { defineAdapterConformanceSuite } from './suite.js';

@@ -34,6 +34,7 @@ export { DEFAULT_MAX_JSON_DEPTH, tooDeepPath } from './http/json-depth.js';
 export { authorize } from './http/security.js';
 export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
 export { loadJose } from './load-jose.js';
+export { type LogReader, LogSubscription } from './log-subscription.js';
 export { sha256Base64Url } from './push/push-signer.js';
 export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';
 export { localExecutionCoordinator } from './server/execution-coordinator.js';

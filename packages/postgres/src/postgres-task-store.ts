@@ -17,11 +17,10 @@ import {
   type TaskStore,
   viewTask,
 } from '@a2a/core';
-import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
+import { A2ALog, BoundedCache, instrumentStore, LogSubscription } from '@a2a/core/internal';
 import pg from 'pg';
 import { connectionError, storeError } from './errors.js';
 import { LOG_FIELDS } from './log-fields.js';
-import { LogSubscription } from './log-subscription.js';
 import { migrate } from './migrate.js';
 import { PgNotifier } from './notifier.js';
 import { NotifyWatch } from './notify-watch.js';

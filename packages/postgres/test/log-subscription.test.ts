@@ -1,6 +1,6 @@
 import type { TaskEventRecord } from '@a2a/core';
+import { LogSubscription } from '@a2a/core/internal';
 import { describe, expect, it } from 'vitest';
-import { LogSubscription } from '../src/log-subscription.js';
 
 const record = (seq: number, state = 'TASK_STATE_WORKING'): TaskEventRecord =>
   ({

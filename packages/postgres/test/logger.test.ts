@@ -1,8 +1,8 @@
 import type { A2ALogger } from '@a2a/core';
+import { eventually } from '@a2a/store-testsuite/cluster';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTaskStoreFromEnv, type PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js';
-import { eventually } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 /** A logger that keeps its calls. */

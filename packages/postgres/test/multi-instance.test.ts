@@ -1,100 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Instance, message, openStream, rest, rpc, startInstance } from './cluster.js';
+import { fileURLToPath } from 'node:url';
+import { describeMultiInstance } from '@a2a/store-testsuite/cluster';
+import { describe } from 'vitest';
 import { createTestDatabase, hasDatabase } from './db.js';
 
-const LEASE_TTL_MS = 600;
-
-describe.runIf(hasDatabase)('three instances on one PostgreSQL database', () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let a: Instance;
-  let b: Instance;
-  let c: Instance;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    const env = { A2A_DATABASE_URL: db.url, A2A_LEASE_TTL_MS: String(LEASE_TTL_MS) };
-    a = await startInstance('a', env); // first, alone: it runs the migrations
-    [b, c] = await Promise.all([startInstance('b', env), startInstance('c', env)]);
-  });
-  afterAll(async () => {
-    await Promise.all([a, b, c].map((i) => i?.stop()));
-    await db?.drop();
-  });
-
-  const startTask = async (on: Instance, text: string) => {
-    const sent = await rest(on.url, 'POST', '/message:send', {
-      message: message(text),
-      configuration: { returnImmediately: true },
-    });
-    expect(sent.status).toBe(200);
-    const id = sent.body.task.id as string;
-    await eventually(
-      async () => (await rest(on.url, 'GET', `/tasks/${id}`)).body.status.state === 'TASK_STATE_WORKING',
-    );
-    return id;
-  };
-
-  it('send on A, subscribe on B, cancel from C: the executor on A is aborted and B sees CANCELED', async () => {
-    const id = await startTask(a, 'hang');
-    const stream = await openStream(b.url, `/tasks/${id}:subscribe`, {});
-    expect(stream.status).toBe(200);
-    const snapshot = await stream.next();
-    expect(JSON.parse(snapshot?.data ?? '{}').task.status.state).toBe('TASK_STATE_WORKING');
-    expect(snapshot?.id).toBe('2');
-
-    const canceled = await rpc(c.url, 'CancelTask', { id });
-    expect(canceled.body.result.status.state).toBe('TASK_STATE_CANCELED');
-    const update = await stream.next();
-    expect(update?.id).toBe('3');
-    expect(JSON.parse(update?.data ?? '{}').statusUpdate.status.state).toBe('TASK_STATE_CANCELED');
-    expect(await stream.next()).toBeUndefined(); // the stream ends after the terminal state
-    await eventually(() => a.aborted.includes(id));
-    expect((await rest(a.url, 'GET', `/tasks/${id}`)).body.status.state).toBe('TASK_STATE_CANCELED');
-  });
-
-  it('a client resumes a stream on another instance with Last-Event-ID after its instance is killed', async () => {
-    const id = await startTask(a, 'steps 30 delay 40');
-    const first = await openStream(b.url, `/tasks/${id}:subscribe`, {});
-    const seen: number[] = [];
-    const snapshot = await first.next();
-    seen.push(Number(snapshot?.id));
-    for (let i = 0; i < 5; i++) seen.push(Number((await first.next())?.id));
-    await b.stop(); // SIGKILL the instance serving the stream
-    await first.next().catch(() => undefined);
-
-    const lastEventId = String(seen.at(-1));
-    const resumed = await openStream(c.url, `/tasks/${id}:subscribe`, {}, { 'last-event-id': lastEventId });
-    expect(resumed.status).toBe(200);
-    let last: { task?: unknown; statusUpdate?: { status: { state: string } } } = {};
-    for (let event = await resumed.next(); event; event = await resumed.next()) {
-      last = JSON.parse(event.data);
-      // With nothing newer than Last-Event-ID yet, the stream opens with the current snapshot at that same id.
-      if (last.task) expect(event.id).toBe(lastEventId);
-      else seen.push(Number(event.id));
-    }
-    const stored = await rest(a.url, 'GET', `/tasks/${id}`);
-    // Snapshot at version 2, then every later version exactly once, up to the final one.
-    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + (seen[0] ?? 0)));
-    expect(stored.body.artifacts[0].parts.map((p: { text: string }) => p.text).join('')).toBe(
-      Array.from({ length: 30 }, (_, i) => `${i},`).join(''),
-    );
-    b = await startInstance('b', { A2A_DATABASE_URL: db.url, A2A_LEASE_TTL_MS: String(LEASE_TTL_MS) });
-  });
-
-  it('when the instance running a task is killed, the task ends FAILED after the lease and others keep serving', async () => {
-    const id = await startTask(a, 'hang');
-    const stream = await openStream(b.url, `/tasks/${id}:subscribe`, {});
-    await stream.next(); // snapshot
-    const killedAt = Date.now();
-    await a.stop();
-    const update = await stream.next(15_000);
-    const status = JSON.parse(update?.data ?? '{}').statusUpdate.status;
-    expect(status.state).toBe('TASK_STATE_FAILED');
-    expect(status.message.parts[0].text).toMatch(/Executor lost: instance a/);
-    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(LEASE_TTL_MS / 2);
-    expect((await rest(c.url, 'GET', `/tasks/${id}`)).body.status.state).toBe('TASK_STATE_FAILED');
-    // The survivors still serve new work.
-    const echo = await rest(c.url, 'POST', '/message:send', { message: message('still here') });
-    expect(echo.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+describe.runIf(hasDatabase)('@a2a/postgres', () => {
+  describeMultiInstance('PostgreSQL database', {
+    script: fileURLToPath(new URL('./fixtures/server.ts', import.meta.url)),
+    backend: async () => {
+      const db = await createTestDatabase();
+      return { env: { A2A_DATABASE_URL: db.url }, release: db.drop };
+    },
   });
 });

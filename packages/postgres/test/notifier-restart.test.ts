@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { eventually } from '@a2a/store-testsuite/cluster';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/migrate.js';
 import { PostgresTaskStore } from '../src/postgres-task-store.js';
-import { eventually } from './cluster.js';
 import { hasDatabase } from './db.js';
 
 const script = fileURLToPath(new URL('../../../scripts/start-postgres.sh', import.meta.url));

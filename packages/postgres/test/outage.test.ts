@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type AgentContext, createA2AHandler, newTask, type TaskStore } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { eventually, message, rest } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTaskStoreFromEnv,
@@ -14,7 +15,6 @@ import {
   type PostgresTaskStore,
   type TaskStoreSetup,
 } from '../src/index.js';
-import { eventually, message, rest } from './cluster.js';
 import { hasDatabase } from './db.js';
 
 const script = fileURLToPath(new URL('../../../scripts/start-postgres.sh', import.meta.url));

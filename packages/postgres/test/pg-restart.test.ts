@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { eventually, message, openStream, rest, rpc } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskStoreFromEnv, type TaskStoreSetup } from '../src/index.js';
-import { eventually, message, openStream, rest, rpc } from './cluster.js';
 import { hasDatabase } from './db.js';
 
 const script = fileURLToPath(new URL('../../../scripts/start-postgres.sh', import.meta.url));

@@ -1,7 +1,7 @@
+import { eventually } from '@a2a/store-testsuite/cluster';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, PostgresTaskStore } from '../src/index.js';
-import { eventually } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 /** migrate()'s advisory lock key (serializes instances that start together). */

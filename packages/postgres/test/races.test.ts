@@ -1,9 +1,9 @@
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type AgentContext, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { message, rpc } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskStoreFromEnv, type PostgresTaskStore, type TaskStoreSetup } from '../src/index.js';
-import { message, rpc } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 /** `chat N`: N WORKING updates, then INPUT_REQUIRED (the turn ends; the client may continue the task). */

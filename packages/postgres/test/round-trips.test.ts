@@ -1,10 +1,10 @@
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler, newTask } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { message, rpc } from '@a2a/store-testsuite/cluster';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js';
-import { message, rpc } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 /** Every statement the store's pool runs, classified by what it does. */

@@ -7,9 +7,9 @@ import {
   type TaskEventRecord,
   type TaskState,
 } from '@a2a/core';
+import { eventually } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, PostgresExecutionCoordinator, PostgresTaskStore } from '../src/index.js';
-import { eventually } from './cluster.js';
 import { createTestDatabase, hasDatabase } from './db.js';
 
 const message = (text: string, taskId: string, contextId: string) => ({

@@ -1,9 +1,9 @@
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { type AgentContext, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { message, rest, rpc } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTaskStore, type RedisTaskStoreSetup } from '../src/index.js';
-import { message, rest, rpc } from './cluster.js';
 import { freshPrefix, hasRedis, testRedisUrl } from './redis.js';
 
 /** `chat N`: N WORKING updates, then INPUT_REQUIRED (the turn ends; the client may continue the task). */

@@ -1,9 +1,9 @@
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { createA2AHandler, isA2AError, newTask, type TaskEventRecord } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
+import { eventually, message, openStream, rest } from '@a2a/store-testsuite/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTaskStore, RedisTaskStore, type RedisTaskStoreSetup } from '../src/index.js';
-import { eventually, message, openStream, rest } from './cluster.js';
 import { freshPrefix, hasServerBinary, type RedisServer, startRedisServer } from './redis.js';
 
 /**

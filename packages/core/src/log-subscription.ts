@@ -1,8 +1,14 @@
-import { isTerminal, type TaskEventRecord } from '@a2a/core';
+import type { TaskEventRecord } from './store/task-store.js';
+import { isTerminal } from './task-state.js';
 
 export interface LogReader {
   /** Records with `seq > afterSeq` in order (at most `limit`), or `undefined` when the task does not exist. */
   read(taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[] | undefined>;
+  /**
+   * When the task expires (ms from now), for a store that knows (Redis key TTLs): a subscription with nothing left to
+   * read reads again then, and ends as the task is gone. Absent or `undefined`: no such wake-up.
+   */
+  expiresIn?(taskId: string): number | undefined;
 }
 
 const BATCH = 500;
@@ -10,9 +16,10 @@ const BATCH = 500;
 const MAX_EARLY = 1000;
 
 /**
- * A cursor over one task's durable event log, read on demand: wake-ups (NOTIFY, the poll, a local append) only mark
- * it stale, and the next read returns every record after the cursor. So a lost wake-up delays events but never loses
- * or reorders them. Ends after a terminal state, when the task does not exist, or on close.
+ * A durable store's subscription (@a2a/postgres, @a2a/redis): a cursor over one task's event log, read on demand.
+ * Wake-ups (a NOTIFY or stream tail, a poll, a reconnect, a local append) only mark it stale, and the next read
+ * returns every record after the cursor. So a lost wake-up delays events but never loses or reorders them. Ends after
+ * a terminal state, when the task does not exist, or on close.
  */
 export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   cursor: number;
@@ -28,6 +35,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   private ended = false;
   private closed = false;
   private wakeUp: (() => void) | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly detach: (() => void) | undefined;
 
   constructor(
@@ -36,7 +44,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
     private readonly reader: LogReader,
     private readonly onClose: (subscription: LogSubscription) => void,
     signal?: AbortSignal,
-    /** The records after `afterSeq` when they are known to be all there are so far (no first read; NotifyWatch). */
+    /** The records after `afterSeq` when they are known to be all there are so far (no first read: @a2a/postgres's NotifyWatch). */
     primed?: TaskEventRecord[],
   ) {
     this.cursor = afterSeq;
@@ -61,7 +69,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   }
 
   /**
-   * A record (committed here, or carried by a NOTIFY): taken directly when it is the next one, held when a read is in
+   * A record (written here, or carried by the store's notification): taken directly when it is the next one, held when a read is in
    * flight or it is ahead of the cursor (then the log is read for the gap).
    */
   offer(record: TaskEventRecord): void {
@@ -86,7 +94,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
         try {
           records = await this.reader.read(this.taskId, this.cursor, BATCH);
         } catch {
-          // Database unreachable: keep the cursor; the next poll or NOTIFY retries.
+          // The backend unreachable: keep the cursor; the store wakes its subscriptions when it is back (poll, tail).
           continue;
         } finally {
           this.reading = false;
@@ -94,6 +102,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
         }
         if (records === undefined) this.ended = true;
         else {
+          if (records.length === 0) this.recheckAtExpiry();
           if (records.length === BATCH) this.stale = true;
           this.accept(records.filter((r) => r.seq > this.cursor));
           this.takeEarly();
@@ -145,6 +154,17 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
     if (this.early.size > 0 && !this.ended) this.stale = true;
   }
 
+  /** A finished task whose subscriber waits past its last event: woken when the task expires, to end. */
+  private recheckAtExpiry(): void {
+    const ms = this.reader.expiresIn?.(this.taskId);
+    if (ms === undefined || this.expiryTimer) return;
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = undefined;
+      this.wake();
+    }, ms + 20);
+    this.expiryTimer.unref?.();
+  }
+
   private signal(): void {
     const wakeUp = this.wakeUp;
     this.wakeUp = undefined;
@@ -152,6 +172,7 @@ export class LogSubscription implements AsyncIterableIterator<TaskEventRecord> {
   }
 
   private finish(): IteratorResult<TaskEventRecord> {
+    clearTimeout(this.expiryTimer);
     if (!this.closed) this.closed = true;
     this.detach?.();
     this.onClose(this);

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { eventually as pollUntil } from '@a2a/adapter-testsuite';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
+// The multi-instance harness of the durable stores: each instance a child process serving one store (a program that
+// calls `serveClusterInstance`, see cluster-instance.ts), and the HTTP and SSE helpers their tests talk to them with.
 
 export interface Instance {
   name: string;
@@ -17,10 +17,25 @@ export interface Instance {
   terminate(): Promise<number | null>;
 }
 
-/** Starts test/fixtures/server.ts in a child process (TypeScript sources through tsx). */
-export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--conditions=@a2a/source', '--import', 'tsx', 'test/fixtures/server.ts'], {
-    cwd: packageDir,
+/**
+ * Starts instances of `script` (a TypeScript program that calls `serveClusterInstance`), each in a child process
+ * through tsx with the `@a2a/source` condition, in `cwd` (default: the script's folder; tsx must resolve from there).
+ */
+export function instanceStarter(
+  script: string,
+  cwd = dirname(script),
+): (name: string, env: Record<string, string>) => Promise<Instance> {
+  return (name, env) => startInstance(script, cwd, name, env);
+}
+
+async function startInstance(
+  script: string,
+  cwd: string,
+  name: string,
+  env: Record<string, string>,
+): Promise<Instance> {
+  const child = spawn(process.execPath, ['--conditions=@a2a/source', '--import', 'tsx', script], {
+    cwd,
     env: { ...process.env, A2A_INSTANCE_ID: name, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -137,6 +152,18 @@ export async function openStream(base: string, path: string, body: unknown, head
   };
 }
 
-/** The shared `eventually` at the database tests' pace: 10 s, every 50 ms, a check that throws counted as not yet. */
-export const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> =>
-  pollUntil(check, timeoutMs, { every: 50, retryErrors: true });
+/**
+ * Polls `check` every 50 ms until it returns something truthy, for at most `timeoutMs` (a bound, not a timing
+ * assertion); a check that throws counts as not yet (an instance restarting, a request refused meanwhile).
+ */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await Promise.resolve()
+      .then(check)
+      .catch(() => undefined);
+    if (value) return value as T;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
