@@ -1,3 +1,5 @@
+// Long on purpose: each step's synchronous fast path (docs/performance.md, "Per request") sits beside the async path
+// it short-cuts, so the two are read and changed together.
 import { A2AError, toA2AError } from '../errors.js';
 import { newId } from '../ids.js';
 import { jsonEqual } from '../json-equal.js';

@@ -1,3 +1,5 @@
+// Long on purpose: the blocking and streaming operations' synchronous fronts (docs/performance.md, "Per request") sit
+// beside the async paths they short-cut, so the two are read and changed together.
 import { A2AError, invalidParams, taskNotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { merge } from '../merge.js';

@@ -1,5 +1,5 @@
-import type { TaskEventRecord } from './store/task-store.js';
-import { isTerminal } from './task-state.js';
+import { isTerminal } from '../task-state.js';
+import type { TaskEventRecord } from './task-store.js';
 
 export interface LogReader {
   /** Records with `seq > afterSeq` in order (at most `limit`), or `undefined` when the task does not exist. */
