@@ -64,9 +64,9 @@ return 1`;
  * (a snapshot: written on status changes and every 16th version), event JSON, ttl ms (finished) or 0.
  * Returns {1, new version}, {0, actual version} (conflict: nothing written) or {-1, 0} (no such task).
  * The event goes to the stream first: an XADD the stream refuses (an id not above its last) fails the script before
- * any write.
+ * any write. APPEND_WRITE is its check and writes, shared with APPEND_STATUS.
  */
-const APPEND = `
+const APPEND_WRITE = `
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {-1, 0} end
 if v ~= ARGV[1] then return {0, tonumber(v)} end
@@ -79,7 +79,8 @@ else
   redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'ts', ARGV[3])
 end
 local ttl = tonumber(ARGV[6])
-if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
+if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end`;
+const APPEND = `${APPEND_WRITE}
 return {1, nv}`;
 
 /**
@@ -88,15 +89,7 @@ return {1, nv}`;
  */
 const APPEND_STATUS = `
 ${INDEX_WRITE}
-local v = redis.call('HGET', KEYS[1], 'v')
-if not v then return {-1, 0} end
-if v ~= ARGV[1] then return {0, tonumber(v)} end
-local nv = tonumber(v) + 1
-local c = redis.call('HGET', KEYS[1], 'c')
-redis.call('XADD', KEYS[2], nv .. '-0', 'c', c, 's', ARGV[2], 'e', ARGV[5])
-redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'ts', ARGV[3], 'j', ARGV[4], 'sv', nv)
-local ttl = tonumber(ARGV[6])
-if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
+${APPEND_WRITE}
 index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[7], nv, ARGV[2], ARGV[3], c, ttl, false)
 mark(KEYS[10], ARGV[7], ARGV[8])
 return {1, nv}`;
