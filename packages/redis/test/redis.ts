@@ -1,13 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
  * Real Redis servers for the tests, never a mock. `A2A_TEST_REDIS_URL` (set by `.ci/run` through
  * scripts/start-redis.sh) is the shared server; tests that stop, kill or restart their server start their own
- * `redis-server` (or `valkey-server`) on 127.0.0.1, ports 46380–46399, data in a temp dir. Under CI both must be
+ * `redis-server` (or `valkey-server`) on 127.0.0.1, ports 26380–26399, data in a temp dir. Under CI both must be
  * there: a missing one fails loudly. Elsewhere the tests are skipped with a visible message.
  */
 export const sharedUrl = process.env.A2A_TEST_REDIS_URL;
@@ -61,10 +61,48 @@ export interface RedisServerOptions {
   cluster?: boolean;
 }
 
-const FIRST_PORT = 46380;
-const LAST_PORT = 46399;
+// Below Linux's ephemeral range (32768–60999): while a crash test's server is down, no outgoing connection or
+// `listen(0)` of a parallel test can take its port and make the restart fail.
+const FIRST_PORT = 26380;
+const LAST_PORT = 26399;
+const RESERVATIONS = join(tmpdir(), 'a2a-redis-test-ports');
 
-/** Starts a redis-server of this test's own on the first free port of 46380–46399. */
+/**
+ * Claims a port for one server for its whole life, stopped spells included: test files run in parallel processes,
+ * and a port freed by a crash test's SIGKILL must not be taken by another file's server, or the restart finds it
+ * busy (or the store reconnects to a stranger). A claim whose process is gone is stale and taken over.
+ */
+function reserve(port: number): boolean {
+  mkdirSync(RESERVATIONS, { recursive: true });
+  const file = join(RESERVATIONS, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(file, 'utf8'));
+      if (owner && isAlive(owner)) return false;
+      rmSync(file, { force: true });
+    }
+  }
+  return false;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const release = (port: number) => rmSync(join(RESERVATIONS, String(port)), { force: true });
+
+/** Starts a redis-server of this test's own on a free, unclaimed port of 26380–26399 (`reserve`). */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!serverBinary) throw new Error('no redis-server binary');
   const binary = serverBinary;
@@ -119,9 +157,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
   let candidate = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT + 1));
   for (let tries = 0; port === 0; tries++) {
-    if (tries > 2 * (LAST_PORT - FIRST_PORT + 1)) throw new Error('no free port in 46380-46399');
-    if (!(await answers(candidate)) && (await launch(candidate))) port = candidate;
-    else candidate = candidate >= LAST_PORT ? FIRST_PORT : candidate + 1;
+    if (tries > 2 * (LAST_PORT - FIRST_PORT + 1)) throw new Error('no free port in 26380-26399');
+    if (reserve(candidate)) {
+      try {
+        if (!(await answers(candidate)) && (await launch(candidate))) port = candidate;
+      } finally {
+        if (port === 0) release(candidate);
+      }
+    }
+    if (port === 0) candidate = candidate >= LAST_PORT ? FIRST_PORT : candidate + 1;
   }
   const stop = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') => {
     const proc = child;
@@ -145,6 +189,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     },
     destroy: async () => {
       await stop('SIGKILL');
+      release(port);
       rmSync(dir, { recursive: true, force: true });
     },
   };
