@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type { A2AHandlerOptions, AgentCardInput, AgentContext, AgentExecutor } from '@a2a/core';
 import { createPlayground } from '@a2a/playground';
 
@@ -49,18 +50,8 @@ const poem = (topic: string): string[] => [
   `and ends here, with ${topic} held steady.`,
 ];
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+/** Resolves after `ms`, or early when the signal aborts (a canceled task stops waiting). */
+const sleep = (ms: number, signal: AbortSignal) => wait(ms, undefined, { signal }).catch(() => {});
 
 /**
  * A multi-turn agent: without a topic it asks for one (INPUT_REQUIRED) and goes on when the answer arrives on the

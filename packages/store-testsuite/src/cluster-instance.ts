@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { setTimeout as wait } from 'node:timers/promises';
 import {
   type AgentContext,
   createA2AHandler,
@@ -20,18 +21,8 @@ export interface ClusterInstanceSetup {
   close(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+/** Resolves after `ms`, or early when the signal aborts (a canceled task stops waiting). */
+const sleep = (ms: number, signal: AbortSignal) => wait(ms, undefined, { signal }).catch(() => {});
 
 async function execute(ctx: AgentContext): Promise<void> {
   ctx.signal.addEventListener('abort', () => console.log(JSON.stringify({ aborted: ctx.taskId })), { once: true });
