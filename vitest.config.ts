@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // The "@a2a/source" export condition makes workspace packages resolve to their TypeScript sources: no build needed.
 // No explicit 'import' condition: it would also apply to require() inside CommonJS dependencies (express 5's router
 // then gets is-promise's ESM build and fails with "isPromise is not a function").
+const valkeyUrl = process.env.A2A_TEST_VALKEY_URL;
+
 export default defineConfig({
   resolve: { conditions: ['@a2a/source', 'module', 'node', 'default'] },
   ssr: { resolve: { conditions: ['@a2a/source', 'module', 'node', 'default'] } },
@@ -18,5 +20,24 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // With a Valkey server (`.ci/run` starts one: A2A_TEST_VALKEY_URL, A2A_VALKEY_SERVER), @a2a/redis's whole suite
+    // runs a second time on it, fault tests included (they start valkey-server processes of their own).
+    ...(valkeyUrl && {
+      projects: [
+        { extends: true, test: { name: 'all' } },
+        {
+          extends: true,
+          test: {
+            name: 'valkey',
+            include: ['packages/redis/test/**/*.test.ts'],
+            env: {
+              A2A_TEST_REDIS_URL: valkeyUrl,
+              A2A_TEST_REDIS_ENGINE: 'valkey',
+              A2A_REDIS_SERVER: process.env.A2A_VALKEY_SERVER ?? 'valkey-server',
+            },
+          },
+        },
+      ],
+    }),
   },
 });

@@ -4,14 +4,15 @@
 # Prints the URL on stdout (logs go to stderr) and writes it to $A2A_REDIS_STATE/url.
 # Installs Debian's `redis-server` when neither redis-server nor valkey-server exists (needs root). Data (an
 # append-only file, fsync every second, as the README recommends) lives in a temp dir recorded in
-# $A2A_REDIS_STATE/data-dir; the port is chosen once, so restarts keep the same URL.
+# $A2A_REDIS_STATE/data-dir; the port is chosen once, so restarts keep the same URL. A2A_REDIS_SERVER names the binary
+# (e.g. /usr/bin/valkey-server, with another A2A_REDIS_STATE: .ci/run starts Valkey beside Redis this way).
 set -euo pipefail
 
 STATE=${A2A_REDIS_STATE:-${TMPDIR:-/tmp}/a2a-redis}
 CMD=${1:-start}
 log() { echo "[start-redis] $*" >&2; }
 
-find_bin() { command -v redis-server || command -v valkey-server || true; }
+find_bin() { if [ -n "${A2A_REDIS_SERVER:-}" ]; then command -v "$A2A_REDIS_SERVER" || true; else command -v redis-server || command -v valkey-server || true; fi; }
 BIN=$(find_bin)
 if [ -z "$BIN" ]; then
   log "installing redis-server from Debian packages"
