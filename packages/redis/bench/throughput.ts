@@ -4,6 +4,8 @@
 // Without a URL it starts a redis-server of its own on 127.0.0.1:43490 (appendonly, fsync every second); the HTTP
 // servers listen on ports the system picks. Each SendMessage creates a task and appends WORKING and COMPLETED. The HTTP
 // client is node:http with keep-alive (cheaper than fetch: the client shares the process and its CPU).
+// Each row also prints the CPU per request of this process and of redis-server, and this process's write syscalls
+// per request (HTTP: 2; the store's Redis commands ride in ioredis's auto-pipelined writes, ~0.1 per request).
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
