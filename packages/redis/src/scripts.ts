@@ -11,14 +11,15 @@ import type { Cluster, Redis } from 'ioredis';
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /**
- * The owner's ListTasks index entry after a write (as INDEX's mode 'w': applied only when newer than the entry, so
- * two instances' writes indexed out of order never go back), and the coordinator's running-task mark ('1' running
- * since now, '0' not running, '' no coordinator). Shared by the scripts that write a task together with its index.
+ * The owner's ListTasks index entry after a write, and the coordinator's running-task mark ('1' running since now,
+ * '0' not running, '' no coordinator). Shared by the scripts that write a task together with its index. The entry is
+ * written without reading the one it replaces: it is written in the script that made version v, after that
+ * script's version check, and every other writer (a repair from a fresh read, INDEX's 'r'; an instance of an older
+ * release, which indexed after its write with INDEX's 'w') writes a version the task already had, so no entry can be
+ * newer (docs/performance.md, "Eighteenth session").
  */
 const INDEX_WRITE = `
-local function index(list, meta, expiry, seq, id, v, s, ts, c, ttl, fresh)
-  local old = not fresh and redis.call('HGET', meta, id)
-  if old and tonumber(cjson.decode(old).v) >= v then return end
+local function index(list, meta, expiry, seq, id, v, s, ts, c, ttl)
   redis.call('HSET', meta, id, cjson.encode({v = v, s = s, t = ts, c = c}))
   redis.call('ZADD', list, redis.call('INCR', seq), id)
   if ttl > 0 then
@@ -53,9 +54,8 @@ if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV
 redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
 local ttl = tonumber(ARGV[8])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
--- fresh: the task did not exist, so an entry found is a finished task's of the same id whose keys expired before a
--- ListTasks purged it: replaced, whatever its version.
-index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl, true)
+-- An entry found is a finished task's of the same id whose keys expired before a ListTasks purged it: replaced.
+index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl)
 mark(KEYS[10], ARGV[9], ARGV[10])
 return 1`;
 
@@ -67,11 +67,12 @@ return 1`;
  * any write. APPEND_WRITE is its check and writes, shared with APPEND_STATUS.
  */
 const APPEND_WRITE = `
-local v = redis.call('HGET', KEYS[1], 'v')
+local h = redis.call('HMGET', KEYS[1], 'v', 'c', 'pn')
+local v = h[1]
 if not v then return {-1, 0} end
 if v ~= ARGV[1] then return {0, tonumber(v)} end
 local nv = tonumber(v) + 1
-local c = redis.call('HGET', KEYS[1], 'c')
+local c = h[2]
 redis.call('XADD', KEYS[2], nv .. '-0', 'c', c, 's', ARGV[2], 'e', ARGV[5])
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'ts', ARGV[3], 'j', ARGV[4], 'sv', nv)
@@ -79,7 +80,12 @@ else
   redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'ts', ARGV[3])
 end
 local ttl = tonumber(ARGV[6])
-if ttl > 0 then for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end`;
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
+  -- The push keys exist only once the task has 'pn' (SAVE_PUSH, SET_DELIVERY): no three no-op calls per finish.
+  if h[3] then for i = 3, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
+end`;
 const APPEND = `${APPEND_WRITE}
 return {1, nv}`;
 
@@ -90,7 +96,7 @@ return {1, nv}`;
 const APPEND_STATUS = `
 ${INDEX_WRITE}
 ${APPEND_WRITE}
-index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[7], nv, ARGV[2], ARGV[3], c, ttl, false)
+index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[7], nv, ARGV[2], ARGV[3], c, ttl)
 mark(KEYS[10], ARGV[7], ARGV[8])
 return {1, nv}`;
 
@@ -237,6 +243,8 @@ state.lastDeliveredSeq = seq
 redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(state))
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+-- The task's 'pn' tells APPEND to expire the push keys with it (set by SAVE_PUSH; a state without a config is rare).
+if ttl ~= -2 then redis.call('HSETNX', KEYS[1], 'pn', 0) end
 return 1`;
 
 /** KEYS: leases, holders. ARGV: instance, ttl ms, task ids... Renews (or takes) the leases. */

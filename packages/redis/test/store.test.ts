@@ -221,8 +221,17 @@ describe.runIf(hasRedis)('RedisTaskStore', () => {
       await short.savePushConfig({ taskId: 'exp-done', id: 'p', url: 'https://hooks.example.com/x' });
       await short.append('exp-done', 1, status('TASK_STATE_WORKING'));
       await short.append('exp-done', 2, status('TASK_STATE_COMPLETED'));
+      // A delivery state without a saved config (the push keys are expired only for tasks that have push state).
+      await short.create(task('exp-state'), 'exp-state');
+      await short.deliveryState.set('exp-state', 'p', {
+        lastDeliveredSeq: 1,
+        health: 'active',
+        consecutiveFailures: 0,
+      });
+      await short.append('exp-state', 1, status('TASK_STATE_FAILED'));
       expect((await short.list('exp', { pageSize: 10 })).totalSize).toBe(2);
       await new Promise((r) => setTimeout(r, 450));
+      expect(await short.client.keys(`${prefix}:{t:exp-state}*`)).toEqual([]);
       expect(await short.get('exp-done')).toBeUndefined();
       expect(await short.readEvents('exp-done', 0)).toEqual([]);
       expect(await short.listPushConfigs('exp-done')).toEqual([]);
