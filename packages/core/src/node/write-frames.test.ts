@@ -71,4 +71,30 @@ describe('writeFrames', () => {
     frames.end();
     await done;
   });
+
+  it('takes frames that are already there without waiting, in order, and joins them with the ones next() gives', async () => {
+    const { res, writes } = recordingResponse();
+    const frames = source();
+    const ready = ['b\n\n', 'c\n\n'];
+    let nexts = 0;
+    const rest: AsyncIterator<string> = {
+      next: () => {
+        nexts++;
+        return frames.iterator.next();
+      },
+    };
+    const done = writeFrames(res, {
+      keepAliveMs: 60_000,
+      first: 'a\n\n',
+      rest,
+      ready: () => ready.shift(),
+      errorFrame: () => '',
+    });
+    frames.push('d\n\n');
+    await microtasks();
+    expect(nexts).toBe(2); // 'd', then waiting: 'b' and 'c' were taken without a next()
+    frames.end();
+    await done;
+    expect(writes).toEqual(['a\n\n', 'b\n\nc\n\nd\n\n']);
+  });
 });
