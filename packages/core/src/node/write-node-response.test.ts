@@ -7,13 +7,13 @@ import { writeNodeResponse } from './write-node-response.js';
 async function withResponse(use: (res: ServerResponse) => Promise<unknown>): Promise<{ body: string; used: unknown }> {
   let used: Promise<unknown> = Promise.resolve();
   const server = createServer((_req, res) => {
-    used = use(res);
+    used = use(res).then(undefined, (error: unknown) => error); // handled at once: a rejection is the answer here
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
     const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
-    return { body, used: await used.then(undefined, (error: unknown) => error) };
+    return { body, used: await used };
   } finally {
     server.close();
   }
