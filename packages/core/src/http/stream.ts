@@ -55,7 +55,7 @@ function earlyFailure(error: unknown, options: FrameOptions): Response {
 
 /** The engine's streams (`CallStream`) hand over an event that is already there synchronously. */
 interface ReadyEvents {
-  ready?(): StreamResponse | undefined;
+  ready?(): StreamResponse | null | undefined;
 }
 
 /**
@@ -92,10 +92,10 @@ class EventFrames implements SseOptions, AsyncIterator<string> {
       );
   }
 
-  ready(): string | undefined {
-    if (this.#done) return undefined;
+  ready(): string | null | undefined {
+    if (this.#done) return null;
     const event = (this.#events as ReadyEvents).ready?.();
-    return event === undefined ? undefined : this.#toFrame(event);
+    return event == null ? event : this.#toFrame(event);
   }
 
   async return(): Promise<IteratorResult<string>> {

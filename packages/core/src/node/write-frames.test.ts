@@ -97,4 +97,25 @@ describe('writeFrames', () => {
     await done;
     expect(writes).toEqual(['a\n\n', 'b\n\nc\n\nd\n\n']);
   });
+
+  it('ends without a next() when ready() says the frames are over', async () => {
+    const { res, writes } = recordingResponse();
+    const ready: (string | null)[] = ['b\n\n', null];
+    let nexts = 0;
+    const rest: AsyncIterator<string> = {
+      next: () => {
+        nexts++;
+        return new Promise<IteratorResult<string>>(() => {}); // never answers: the writer must not wait on it
+      },
+    };
+    await writeFrames(res, {
+      keepAliveMs: 60_000,
+      first: 'a\n\n',
+      rest,
+      ready: () => ready.shift(),
+      errorFrame: () => '',
+    });
+    expect(nexts).toBe(0);
+    expect(writes).toEqual(['a\n\n', 'b\n\n']);
+  });
 });

@@ -47,6 +47,7 @@ class FrameWriter {
         // A frame already there is taken without an await (an agent's burst of events: docs/performance.md,
         // "Hot-path tricks"); otherwise wait for the next one.
         let frame = sse.ready?.();
+        if (frame === null) break; // over: no `next()` to hear it
         if (frame === undefined) {
           const next = await sse.rest.next();
           if (this.gone || next.done) break;

@@ -91,10 +91,12 @@ describe('CallStream', () => {
     expect(released).toEqual([subscription]);
   });
 
-  it('ready() hands over what is already there, in order, until the turn ends; next() ends the stream then', async () => {
+  it('ready() hands over what is already there, in order, until the turn ends, then ends the stream', async () => {
     const { queue, released, stream } = setup();
     expect(stream.ready()).toBeUndefined(); // not opened yet
-    expect(Object.keys((await stream.next()).value)).toEqual(['task']);
+    const opening = stream.next();
+    expect(stream.ready()).toBeUndefined(); // opening: not over
+    expect(Object.keys((await opening).value)).toEqual(['task']);
     expect(stream.ready()).toBeUndefined(); // nothing buffered
     queue.push(record(2, 'TASK_STATE_WORKING'));
     queue.push(record(3, 'TASK_STATE_COMPLETED'));
@@ -102,9 +104,11 @@ describe('CallStream', () => {
     const second = stream.ready() as StreamResponse;
     expect(second).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } });
     expect(seqOf(second)).toBe(2);
-    expect(stream.ready()).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } });
-    expect(stream.ready()).toBeUndefined();
     expect(released).toEqual([]);
+    expect(stream.ready()).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } });
+    expect(stream.ready()).toBeNull(); // the turn ended: over, without a next()
+    expect(released).toHaveLength(1);
+    expect(stream.ready()).toBeNull();
     expect(await stream.next()).toEqual({ value: undefined, done: true });
     expect(released).toHaveLength(1);
   });

@@ -67,15 +67,21 @@ export class CallStream implements AsyncGenerator<StreamResponse> {
 
   /**
    * The next response if it is already there (one of the first responses, or a live event the store has buffered),
-   * synchronously; `undefined`: call `next()`, which waits, opens or ends. A writer that keeps up with the agent reads
-   * a burst of events without a promise and a result object per event (docs/performance.md, "Hot-path tricks").
+   * synchronously; `null`: the stream is over (ended here, as `next()` would); `undefined`: call `next()`, which
+   * waits or opens. A writer that keeps up with the agent reads a burst of events, and the end, without a promise
+   * and a result object per event (docs/performance.md, "Hot-path tricks").
    */
-  ready(): StreamResponse | undefined {
-    if (this.#open) return undefined;
+  ready(): StreamResponse | null | undefined {
+    // Not opened yet, or opening (`#first` is set once open, and cleared only by the end).
+    if (this.#open || (this.#first === undefined && !this.#ended)) return undefined;
     const first = this.#first?.shift();
     if (first) return first;
     for (;;) {
-      const record = this.#following ? this.#subscription?.ready?.() : undefined;
+      if (!this.#following || !this.#subscription) {
+        this.#end();
+        return null;
+      }
+      const record = this.#subscription.ready?.();
       if (record === undefined) return undefined;
       const response = this.#response(record);
       if (response) return response;
