@@ -15,6 +15,11 @@ export interface SseOptions {
   /** Frames for the items; the first one is already known (peeked). */
   first: string;
   rest: AsyncIterator<string>;
+  /**
+   * The next frame if it is already there, synchronously; `null`: no more frames (as `rest.next()` would say);
+   * `undefined` (or absent): `rest.next()`, which waits or ends.
+   */
+  ready?(): string | null | undefined;
   /** The frame sent when the iterator throws, before the stream closes. */
   errorFrame: (error: unknown) => string;
 }

@@ -53,6 +53,11 @@ function earlyFailure(error: unknown, options: FrameOptions): Response {
   });
 }
 
+/** The engine's streams (`CallStream`) hand over an event that is already there synchronously. */
+interface ReadyEvents {
+  ready?(): StreamResponse | null | undefined;
+}
+
 /**
  * The SSE options and the iterator of the remaining frames in one object with its methods on the prototype: a
  * stream stays open for minutes, and a closure per method (with its context) cost ~0.5 KB per open stream
@@ -85,6 +90,12 @@ class EventFrames implements SseOptions, AsyncIterator<string> {
       .then((next) =>
         next.done ? { value: undefined, done: true } : { value: this.#toFrame(next.value), done: false },
       );
+  }
+
+  ready(): string | null | undefined {
+    if (this.#done) return null;
+    const event = (this.#events as ReadyEvents).ready?.();
+    return event == null ? event : this.#toFrame(event);
   }
 
   async return(): Promise<IteratorResult<string>> {

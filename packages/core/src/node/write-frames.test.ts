@@ -71,4 +71,51 @@ describe('writeFrames', () => {
     frames.end();
     await done;
   });
+
+  it('takes frames that are already there without waiting, in order, and joins them with the ones next() gives', async () => {
+    const { res, writes } = recordingResponse();
+    const frames = source();
+    const ready = ['b\n\n', 'c\n\n'];
+    let nexts = 0;
+    const rest: AsyncIterator<string> = {
+      next: () => {
+        nexts++;
+        return frames.iterator.next();
+      },
+    };
+    const done = writeFrames(res, {
+      keepAliveMs: 60_000,
+      first: 'a\n\n',
+      rest,
+      ready: () => ready.shift(),
+      errorFrame: () => '',
+    });
+    frames.push('d\n\n');
+    await microtasks();
+    expect(nexts).toBe(2); // 'd', then waiting: 'b' and 'c' were taken without a next()
+    frames.end();
+    await done;
+    expect(writes).toEqual(['a\n\n', 'b\n\nc\n\nd\n\n']);
+  });
+
+  it('ends without a next() when ready() says the frames are over', async () => {
+    const { res, writes } = recordingResponse();
+    const ready: (string | null)[] = ['b\n\n', null];
+    let nexts = 0;
+    const rest: AsyncIterator<string> = {
+      next: () => {
+        nexts++;
+        return new Promise<IteratorResult<string>>(() => {}); // never answers: the writer must not wait on it
+      },
+    };
+    await writeFrames(res, {
+      keepAliveMs: 60_000,
+      first: 'a\n\n',
+      rest,
+      ready: () => ready.shift(),
+      errorFrame: () => '',
+    });
+    expect(nexts).toBe(0);
+    expect(writes).toEqual(['a\n\n', 'b\n\n']);
+  });
 });

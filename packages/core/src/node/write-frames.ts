@@ -43,9 +43,17 @@ class FrameWriter {
       else res.flushHeaders();
       for (;;) {
         if (res.writableNeedDrain) await drained(res);
-        const next = await sse.rest.next();
-        if (this.gone || next.done) break;
-        this.write(next.value);
+        if (this.gone) break;
+        // A frame already there is taken without an await (an agent's burst of events: docs/performance.md,
+        // "Hot-path tricks"); otherwise wait for the next one.
+        let frame = sse.ready?.();
+        if (frame === null) break; // over: no `next()` to hear it
+        if (frame === undefined) {
+          const next = await sse.rest.next();
+          if (this.gone || next.done) break;
+          frame = next.value;
+        }
+        this.write(frame);
       }
     } catch (error) {
       if (!this.gone) this.write(sse.errorFrame(error));

@@ -1,4 +1,5 @@
 import { onAbort as onSignalAbort } from '../on-abort.js';
+import type { TaskOwner } from '../store/task-store.js';
 import type { A2AUser, CallContext } from './agent-executor.js';
 
 type CallFields = Omit<CallContext, 'signal'>;
@@ -74,6 +75,9 @@ export function extendCall(call: CallContext, patch: CallFields): CallContext {
 }
 
 /** The response headers an executor's extension choices go into: only an HTTP request's call has them. */
+/** Scope key: tasks belong to a tenant and a caller. */
+export const ownerOf = (call: CallContext): TaskOwner => `${call.tenant ?? ''}\u0000${call.user?.id ?? ''}`;
+
 export function responseHeadersOf(call: CallContext): Record<string, string> | undefined {
   return call instanceof RequestCall ? call.responseHeaders : undefined;
 }

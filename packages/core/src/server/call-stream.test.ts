@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamResponse } from '../schemas/task.js';
 import { AsyncQueue } from '../store/async-queue.js';
+import { seqOf } from '../store/stream-response.js';
 import type { TaskEventRecord } from '../store/task-store.js';
 import { CallStream, type StreamOpening } from './call-stream.js';
 import type { Subscription } from './task-subscription.js';
@@ -17,7 +18,11 @@ const record = (seq: number, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED
 /** A subscription over a queue the test feeds, and the stream's releases of it. */
 function setup(opening: Partial<StreamOpening> = {}) {
   const queue = new AsyncQueue<TaskEventRecord>();
-  const subscription: Subscription = { next: () => queue.next(), close: () => void queue.return() };
+  const subscription: Subscription = {
+    next: () => queue.next(),
+    ready: () => queue.take(),
+    close: () => void queue.return(),
+  };
   const released: Subscription[] = [];
   let opened = 0;
   const stream = new CallStream(
@@ -84,6 +89,28 @@ describe('CallStream', () => {
     await stream.return();
     expect(await first).toEqual({ value: undefined, done: true });
     expect(released).toEqual([subscription]);
+  });
+
+  it('ready() hands over what is already there, in order, until the turn ends, then ends the stream', async () => {
+    const { queue, released, stream } = setup();
+    expect(stream.ready()).toBeUndefined(); // not opened yet
+    const opening = stream.next();
+    expect(stream.ready()).toBeUndefined(); // opening: not over
+    expect(Object.keys((await opening).value)).toEqual(['task']);
+    expect(stream.ready()).toBeUndefined(); // nothing buffered
+    queue.push(record(2, 'TASK_STATE_WORKING'));
+    queue.push(record(3, 'TASK_STATE_COMPLETED'));
+    queue.push(record(4, 'TASK_STATE_WORKING')); // after the turn ended: never read
+    const second = stream.ready() as StreamResponse;
+    expect(second).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } });
+    expect(seqOf(second)).toBe(2);
+    expect(released).toEqual([]);
+    expect(stream.ready()).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } });
+    expect(stream.ready()).toBeNull(); // the turn ended: over, without a next()
+    expect(released).toHaveLength(1);
+    expect(stream.ready()).toBeNull();
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+    expect(released).toHaveLength(1);
   });
 
   it('a finished opening answers its first responses and ends without reading the subscription', async () => {

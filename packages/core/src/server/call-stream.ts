@@ -65,6 +65,29 @@ export class CallStream implements AsyncGenerator<StreamResponse> {
     );
   }
 
+  /**
+   * The next response if it is already there (one of the first responses, or a live event the store has buffered),
+   * synchronously; `null`: the stream is over (ended here, as `next()` would); `undefined`: call `next()`, which
+   * waits or opens. A writer that keeps up with the agent reads a burst of events, and the end, without a promise
+   * and a result object per event (docs/performance.md, "Hot-path tricks").
+   */
+  ready(): StreamResponse | null | undefined {
+    // Not opened yet, or opening (`#first` is set once open, and cleared only by the end).
+    if (this.#open || (this.#first === undefined && !this.#ended)) return undefined;
+    const first = this.#first?.shift();
+    if (first) return first;
+    for (;;) {
+      if (!this.#following || !this.#subscription) {
+        this.#end();
+        return null;
+      }
+      const record = this.#subscription.ready?.();
+      if (record === undefined) return undefined;
+      const response = this.#response(record);
+      if (response) return response;
+    }
+  }
+
   return(): Promise<IteratorResult<StreamResponse>> {
     this.#open = undefined;
     return Promise.resolve(this.#end());
@@ -93,11 +116,16 @@ export class CallStream implements AsyncGenerator<StreamResponse> {
     next: IteratorResult<TaskEventRecord>,
   ): IteratorResult<StreamResponse> | Promise<IteratorResult<StreamResponse>> {
     if (next.done) return this.#end();
-    const record = next.value;
+    const response = this.#response(next.value);
+    if (response) return { value: response, done: false };
+    return this.next(); // an event with nothing to show (see toStreamResponse): read on
+  }
+
+  /** A live record's response (`undefined`: nothing to show); the turn's last record ends the following. */
+  #response(record: TaskEventRecord): StreamResponse | undefined {
     if (endsTurn(record)) this.#following = false;
     const response = toStreamResponse(record);
-    if (response) return { value: withSeq(response, record.seq), done: false };
-    return this.next(); // an event with nothing to show (see toStreamResponse): read on
+    return response && withSeq(response, record.seq);
   }
 
   /** Ends the stream: its subscription is closed and goes back to the handler, once. */

@@ -26,9 +26,11 @@ import type {
   AgentContext,
   AgentExecutor,
   ArtifactChunk,
+  CallContext,
   MessageContent,
   StatusOptions,
 } from './agent-executor.js';
+import { ownerOf, responseHeadersOf } from './call-context.js';
 import { echoExtension } from './extension-echo.js';
 import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
 
@@ -47,39 +49,41 @@ export interface CancelStatus {
   metadata: Record<string, unknown> | undefined;
 }
 
-export interface ExecutionInit {
+/** What every execution of one request handler shares: made once per handler, not per request. */
+export interface ExecutionServices {
   executor: AgentExecutor;
   store: TaskStore;
   pushStore: PushConfigStore;
-  owner: TaskOwner;
-  taskId: string;
-  contextId: string;
-  message: Message;
-  /** Present when continuing an existing task: it is already stored at `version`. */
-  existing?: StoredTask | undefined;
-  user: A2AUser | undefined;
-  tenant: string | undefined;
-  extensions: readonly string[];
-  metadata: Record<string, unknown> | undefined;
-  configuration: SendMessageConfiguration | undefined;
-  state: Record<string, unknown> | undefined;
-  protocolVersion?: string | undefined;
-  pushConfig?: TaskPushNotificationConfig | undefined;
-  /**
-   * The headers of the response to the request that started this execution, while that response is not built yet:
-   * `activateExtension`/`declineExtension` edit its `A2A-Extensions`. Absent when the transport has none to offer.
-   */
-  responseHeaders?: Record<string, string> | undefined;
   /** The extension URIs the card declares (the only ones `activateExtension` lists). */
   declaredExtensions: ReadonlySet<string>;
   now: () => string;
   /** Where the agent's failures and the execution's own errors are reported (with the task id). */
   log: A2ALog;
-  /** Called synchronously when the task exists in the store, before any later event is appended. */
-  onStored: (stored: StoredTask) => void;
   /** How long a write the store refuses as unavailable is retried before the execution gives up. */
   storeRetryMs: number;
 }
+
+/** The task a message starts an execution for: new (ids only), or `existing`; with the push config it registers. */
+export interface ExecutionTarget {
+  taskId: string;
+  contextId: string;
+  /** The incoming message as stored (with the task's ids). */
+  userMessage: Message;
+  /** Present when continuing an existing task: it is already stored at `version`. */
+  existing?: StoredTask | undefined;
+  pushConfig?: TaskPushNotificationConfig | undefined;
+}
+
+/** The request's own fields an execution shows the agent. */
+export interface ExecutionRequest {
+  metadata?: Record<string, unknown> | undefined;
+  configuration?: SendMessageConfiguration | undefined;
+}
+
+/** Called synchronously when the task exists in the store, before any later event is appended. */
+export type OnStored = (stored: StoredTask) => void;
+
+const NOTHING_ON_STORED: OnStored = () => {};
 
 /** One run of the executor for one incoming message; it is the {@link AgentContext} the executor receives. */
 export class Execution implements AgentContext {
@@ -127,19 +131,43 @@ export class Execution implements AgentContext {
   /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
   onAbort: ((handOver?: boolean) => void) | undefined = undefined;
 
-  constructor(private readonly init: ExecutionInit) {
-    this.taskId = init.taskId;
-    this.contextId = init.contextId;
-    this.message = init.message;
-    this.task = init.existing?.task;
-    this.user = init.user;
-    this.tenant = init.tenant;
-    this.extensions = init.extensions;
-    this.metadata = init.metadata;
-    this.configuration = init.configuration;
-    this.state = init.state;
-    this.protocolVersion = init.protocolVersion ?? '1.0';
-    this.version = init.existing?.version ?? 0;
+  private readonly owner: TaskOwner;
+  private readonly pushConfig: TaskPushNotificationConfig | undefined;
+  /**
+   * The headers of the response to the request that started this execution, while that response is not built yet:
+   * `activateExtension`/`declineExtension` edit its `A2A-Extensions`. Absent when the transport has none to offer.
+   */
+  private readonly responseHeaders: Record<string, string> | undefined;
+  private readonly onStored: OnStored;
+
+  /**
+   * The handler's shared services, the task, the request and its call as they are, not an init object of their
+   * fields per request (issue 39, docs/performance.md "Per request").
+   */
+  constructor(
+    private readonly services: ExecutionServices,
+    target: ExecutionTarget,
+    request: ExecutionRequest,
+    call: CallContext,
+    onStored: OnStored = NOTHING_ON_STORED,
+  ) {
+    const existing = target.existing;
+    this.taskId = target.taskId;
+    this.contextId = target.contextId;
+    this.message = target.userMessage;
+    this.task = existing?.task;
+    this.user = call.user;
+    this.tenant = call.tenant;
+    this.extensions = call.extensions ?? [];
+    this.metadata = request.metadata;
+    this.configuration = request.configuration;
+    this.state = call.state;
+    this.protocolVersion = call.protocolVersion ?? '1.0';
+    this.version = existing?.version ?? 0;
+    this.owner = ownerOf(call);
+    this.pushConfig = target.pushConfig;
+    this.responseHeaders = responseHeadersOf(call);
+    this.onStored = onStored;
     this.first = new Promise((resolve, reject) => {
       this.resolveFirst = resolve;
       this.rejectFirst = reject;
@@ -148,7 +176,7 @@ export class Execution implements AgentContext {
     this.turnEnded = new Promise((resolve) => {
       this.endTurn = resolve;
     });
-    if (init.existing) this.resolveFirst({ stored: init.existing });
+    if (existing) this.resolveFirst({ stored: existing });
   }
 
   get signal(): AbortSignal {
@@ -188,7 +216,7 @@ export class Execution implements AgentContext {
   private run(): Promise<void> {
     let executing: unknown;
     try {
-      executing = this.init.executor.execute(this);
+      executing = this.services.executor.execute(this);
     } catch (error) {
       return this.runFailed(error);
     }
@@ -225,7 +253,7 @@ export class Execution implements AgentContext {
   }
 
   private reportError(error: unknown): void {
-    this.init.log.error(error, { taskId: this.taskId });
+    this.services.log.error(error, { taskId: this.taskId });
   }
 
   /**
@@ -305,7 +333,7 @@ export class Execution implements AgentContext {
     content: MessageContent | undefined,
     metadata?: Record<string, unknown>,
   ): TaskEvent {
-    const status: TaskStatus = { state, timestamp: this.init.now() };
+    const status: TaskStatus = { state, timestamp: this.services.now() };
     if (content !== undefined) status.message = this.agentMessage(content);
     return metadata === undefined ? { kind: 'status', status } : { kind: 'status', status, metadata };
   }
@@ -323,12 +351,12 @@ export class Execution implements AgentContext {
   }
 
   activateExtension(uri: string): void {
-    const headers = this.init.responseHeaders;
-    if (headers && this.init.declaredExtensions.has(uri)) echoExtension(headers, uri, true);
+    const headers = this.responseHeaders;
+    if (headers && this.services.declaredExtensions.has(uri)) echoExtension(headers, uri, true);
   }
 
   declineExtension(uri: string): void {
-    const headers = this.init.responseHeaders;
+    const headers = this.responseHeaders;
     if (headers) echoExtension(headers, uri, false);
   }
 
@@ -416,12 +444,12 @@ export class Execution implements AgentContext {
     for (let attempt = 1; ; attempt++) {
       await outagePause(attempt);
       try {
-        const stored = await this.init.store.get(this.taskId);
+        const stored = await this.services.store.get(this.taskId);
         const state = stored?.task.status.state;
         if (!stored || (state !== 'TASK_STATE_SUBMITTED' && state !== 'TASK_STATE_WORKING')) return;
         const message = this.agentMessage(`The agent's progress could not be recorded: ${reason}`);
-        const status: TaskStatus = { state: 'TASK_STATE_FAILED', timestamp: this.init.now(), message };
-        await this.init.store.append(this.taskId, stored.version, { kind: 'status', status });
+        const status: TaskStatus = { state: 'TASK_STATE_FAILED', timestamp: this.services.now(), message };
+        await this.services.store.append(this.taskId, stored.version, { kind: 'status', status });
         return;
       } catch {
         // Still unavailable, or a lost race: look again.
@@ -452,7 +480,8 @@ export class Execution implements AgentContext {
    * saved between the two. `false`: not done, write them one by one.
    */
   private async storedWith(makeEvent: () => TaskEvent): Promise<boolean> {
-    const { store, owner } = this.init;
+    const { owner } = this;
+    const { store } = this.services;
     if (!store.createWith || !this.canCreateWith()) return false;
     const task = this.newTask();
     const event = makeEvent(); // (after the task: its timestamp is not older than the task's)
@@ -466,7 +495,7 @@ export class Execution implements AgentContext {
     }
     this.version = result.stored.version;
     this.lastWritten = result.stored.task.status.state;
-    this.init.onStored(result.stored);
+    this.onStored(result.stored);
     this.resolveFirst({ stored: result.stored });
     this.appended(event, result.record);
     return true;
@@ -474,12 +503,12 @@ export class Execution implements AgentContext {
 
   /** Whether {@link storedWith} may be tried: checked first, so a store without `createWith` costs no async call. */
   private canCreateWith(): boolean {
-    return this.init.store.createWith !== undefined && !this.init.pushConfig && !this.replied;
+    return this.services.store.createWith !== undefined && !this.pushConfig && !this.replied;
   }
 
   /** The task as it is created, with the metadata set before it existed (so its first snapshot shows it). */
   private newTask(): Task {
-    const task = newTask(this.taskId, this.contextId, this.message, this.init.now());
+    const task = newTask(this.taskId, this.contextId, this.message, this.services.now());
     if (this.createdMetadata) task.metadata = this.createdMetadata;
     return task;
   }
@@ -487,7 +516,8 @@ export class Execution implements AgentContext {
   private async ensureStored(): Promise<void> {
     if (this.stored) return;
     if (this.replied) throw new A2AError('InvalidAgentResponse', 'The agent already answered with a message');
-    const { store, pushStore, owner, pushConfig } = this.init;
+    const { owner, pushConfig } = this;
+    const { store, pushStore } = this.services;
     let stored: StoredTask;
     try {
       // The in-memory store without an `await` and without copying the new task twice.
@@ -510,8 +540,9 @@ export class Execution implements AgentContext {
    */
   private storedNow(): boolean {
     if (this.stored) return true;
-    const { store, owner } = this.init;
-    if (this.replied || this.init.pushConfig || !createsOwned(store) || this.canCreateWith()) return false;
+    const { owner } = this;
+    const { store } = this.services;
+    if (this.replied || this.pushConfig || !createsOwned(store) || this.canCreateWith()) return false;
     let stored: StoredTask;
     try {
       stored = createOwned(store, this.newTask(), owner) as StoredTask;
@@ -527,7 +558,7 @@ export class Execution implements AgentContext {
     this.version = stored.version;
     this.lastWritten = stored.task.status.state;
     countCreated();
-    this.init.onStored(stored);
+    this.onStored(stored);
     this.resolveFirst({ stored });
   }
 
@@ -547,8 +578,8 @@ export class Execution implements AgentContext {
     let written: Promise<TaskEventRecord> | undefined;
     try {
       // The in-memory store synchronously: no async frame of its own and no `then` job after it.
-      now = appendNow(this.init.store, this.taskId, this.version, event);
-      if (!now) written = this.init.store.append(this.taskId, this.version, event);
+      now = appendNow(this.services.store, this.taskId, this.version, event);
+      if (!now) written = this.services.store.append(this.taskId, this.version, event);
     } catch (error) {
       return this.appendRetrying(event, error, value);
     }
@@ -589,7 +620,7 @@ export class Execution implements AgentContext {
       } else if (isStoreUnavailable(error)) {
         unsureAt ??= this.version;
         if (outages++ === 0) outageSince = Date.now();
-        else if (Date.now() - outageSince >= this.init.storeRetryMs) {
+        else if (Date.now() - outageSince >= this.services.storeRetryMs) {
           const reason = `the task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
           this.reportError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
           this.abort(reason);
@@ -605,7 +636,7 @@ export class Execution implements AgentContext {
       } else throw toA2AError(error);
       if (this.aborted) throw this.abortReason;
       try {
-        return this.appended(event, await this.init.store.append(this.taskId, this.version, event));
+        return this.appended(event, await this.services.store.append(this.taskId, this.version, event));
       } catch (next) {
         error = next;
       }
@@ -627,7 +658,7 @@ export class Execution implements AgentContext {
    */
   private async landedAt(version: number, event: TaskEvent): Promise<TaskEventRecord | null | undefined> {
     try {
-      const [next] = await this.init.store.readEvents(this.taskId, version);
+      const [next] = await this.services.store.readEvents(this.taskId, version);
       return next?.seq === version + 1 && jsonEqual(next.event, event) ? next : null;
     } catch {
       return undefined;

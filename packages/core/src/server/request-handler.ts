@@ -26,7 +26,6 @@ import {
   type PushConfigStore,
   type StoredTask,
   type TaskEventRecord,
-  type TaskOwner,
   type TaskStore,
 } from '../store/task-store.js';
 import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
@@ -35,9 +34,15 @@ import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
 import { type AgentCardInput, normalizeCard } from './agent-card-input.js';
 import type { AgentExecutor, CallContext } from './agent-executor.js';
-import { responseHeadersOf } from './call-context.js';
+import { ownerOf } from './call-context.js';
 import { CallStream, endsTurn } from './call-stream.js';
-import { type CancelStatus, Execution, type TurnEnd } from './execution.js';
+import {
+  type CancelStatus,
+  Execution,
+  type ExecutionServices,
+  type ExecutionTarget,
+  type TurnEnd,
+} from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { ExecutionRegistry } from './execution-registry.js';
 import { inputModeChecker } from './input-modes.js';
@@ -54,8 +59,7 @@ const CANCEL_ATTEMPTS = 50;
 const MESSAGE_ATTEMPTS = 200;
 const SHUTDOWN_TIMEOUT_MS = 25_000;
 
-/** Scope key: tasks belong to a tenant and a caller. */
-export const ownerOf = (call: CallContext): TaskOwner => `${call.tenant ?? ''}\u0000${call.user?.id ?? ''}`;
+export { ownerOf };
 
 /**
  * Every A2A operation, transport-free. Inputs are already validated requests; outputs are v1.0 objects.
@@ -78,6 +82,8 @@ export class A2ARequestHandler {
   private readonly declaredExtensions: ReadonlySet<string>;
   /** Running executions and open client streams. */
   private readonly running: ExecutionRegistry;
+  /** What every execution of this handler shares (one object, not one per request). */
+  private readonly services: ExecutionServices;
 
   constructor(private readonly options: RequestHandlerOptions) {
     if (!options?.agentCard) throw new TypeError('A2ARequestHandler needs an agentCard and an executor');
@@ -107,6 +113,15 @@ export class A2ARequestHandler {
     this.coordinator = options.coordinator ?? localExecutionCoordinator;
     this.storeRetryMs = options.storeRetryMs ?? DEFAULT_STORE_RETRY_MS;
     this.now = statusClock(options.now);
+    this.services = {
+      executor: this.executor,
+      store: this.store,
+      pushStore: this.pushStore,
+      declaredExtensions: this.declaredExtensions,
+      now: this.now,
+      log: this.log,
+      storeRetryMs: this.storeRetryMs,
+    };
     this.running = new ExecutionRegistry({
       store,
       executor: this.executor,
@@ -448,34 +463,13 @@ export class A2ARequestHandler {
     call: CallContext,
     follow: boolean,
     subscription: LazySubscription,
-    { taskId, contextId, userMessage, existing, pushConfig }: ExecutionTarget,
+    target: ExecutionTarget,
   ): Execution {
-    return new Execution({
-      executor: this.executor,
-      store: this.store,
-      pushStore: this.pushStore,
-      owner: ownerOf(call),
-      taskId,
-      contextId,
-      message: userMessage,
-      existing,
-      user: call.user,
-      tenant: call.tenant,
-      extensions: call.extensions ?? [],
-      metadata: request.metadata,
-      configuration: request.configuration,
-      state: call.state,
-      protocolVersion: call.protocolVersion,
-      pushConfig,
-      responseHeaders: responseHeadersOf(call),
-      declaredExtensions: this.declaredExtensions,
-      now: this.now,
-      log: this.log,
-      onStored: (stored) => {
-        if (follow) subscription.open(() => this.subscribe(taskId, stored.version, call));
-      },
-      storeRetryMs: this.storeRetryMs,
-    });
+    // Nothing to open for a call that does not follow the task: the execution's shared no-op.
+    const onStored = follow
+      ? (stored: StoredTask) => subscription.open(() => this.subscribe(target.taskId, stored.version, call))
+      : undefined;
+    return new Execution(this.services, target, request, call, onStored);
   }
 
   private run(execution: Execution, subscription: LazySubscription): Started {
@@ -584,15 +578,6 @@ export class A2ARequestHandler {
       }
     }
   }
-}
-
-/** The task a message starts an execution for: new (ids only), or `existing`; with the push config it registers. */
-interface ExecutionTarget {
-  taskId: string;
-  contextId: string;
-  userMessage: Message;
-  existing?: StoredTask | undefined;
-  pushConfig?: TaskPushNotificationConfig | undefined;
 }
 
 /** A started execution, and the subscription a stream follows it with. */

@@ -1,3 +1,4 @@
+import { AsyncQueue } from '../store/async-queue.js';
 import type { TaskEventRecord, TaskStore } from '../store/task-store.js';
 import type { CallContext } from './agent-executor.js';
 import { onCallAbort } from './call-context.js';
@@ -5,6 +6,8 @@ import { onCallAbort } from './call-context.js';
 /** A task's live events as the engine reads them: `next()` until done, `close()` once. */
 export interface Subscription {
   next(): Promise<IteratorResult<TaskEventRecord>>;
+  /** The next record if it is already there, synchronously; `undefined` (or absent): call `next()`, it waits or ends. */
+  ready?(): TaskEventRecord | undefined;
   close(): void;
 }
 
@@ -31,6 +34,12 @@ export class TaskSubscription implements Subscription {
     return this.#iterator.next();
   }
 
+  ready(): TaskEventRecord | undefined {
+    // The in-memory store's queue holds what was appended since the last read; other stores' iterators: `next()`.
+    const iterator = this.#iterator;
+    return iterator instanceof AsyncQueue ? (iterator as AsyncQueue<TaskEventRecord>).take() : undefined;
+  }
+
   close(): void {
     this.#detach();
     void this.#iterator.return?.();
@@ -51,6 +60,10 @@ export class LazySubscription implements Subscription {
 
   next(): Promise<IteratorResult<TaskEventRecord>> {
     return (this.#ended ? emptySubscription : (this.#current ?? emptySubscription)).next();
+  }
+
+  ready(): TaskEventRecord | undefined {
+    return this.#ended ? undefined : this.#current?.ready?.();
   }
 
   close(): void {

@@ -35,12 +35,20 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
     if (this.items.length === 0) this.close();
   }
 
-  next(): Promise<IteratorResult<T>> {
+  /**
+   * The next buffered item, synchronously, or `undefined` when none is buffered (`next()` then waits or ends): a
+   * reader that keeps up takes what is already there without a promise and a result object per item (the engine's
+   * streams, docs/performance.md "Hot-path tricks").
+   */
+  take(): T | undefined {
     const item = this.items.shift();
-    if (item !== undefined) {
-      if (this.done && this.items.length === 0) this.close();
-      return Promise.resolve({ value: item, done: false });
-    }
+    if (item !== undefined && this.done && this.items.length === 0) this.close();
+    return item;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    const item = this.take();
+    if (item !== undefined) return Promise.resolve({ value: item, done: false });
     if (this.closed || this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => {
       this.waiting = resolve;
