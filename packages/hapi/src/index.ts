@@ -14,7 +14,6 @@ import {
   requestUrl,
   responseFrames,
   responseHeaders,
-  responseText,
   writeNodeResponse,
 } from '@a2a/core/node';
 import { type Boom, notFound } from '@hapi/boom';
@@ -89,23 +88,20 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
     ): Promise<Lifecycle.ReturnValue | undefined> => {
       const raw = request.raw;
       const web = nodeWebRequest(raw.req, raw.res, requestSource(request, options, bodyError, refusal));
-      // No hook, no await; a body already read is not drained; a ready string is read synchronously: each await is a
-      // promise and a turn of the microtask queue per request (docs/performance.md, "Hot-path tricks").
-      const context = options.context ? ((await options.context(request, h)) ?? {}) : {};
+      const context = (await options.context?.(request, h)) ?? {};
       const response = await options.handler.handle(web, { pathname, context });
       if (!response) return undefined;
       // Answered before the body arrived (413, 405...): Hapi would close the connection; read the rest instead. A
       // request Node has whole (`complete`: a GET, a body core read) is not drained: Hapi keeps the connection for it
       // (its check is the stream's `ended`, set with `complete`), and waiting for the unread stream's `end` costs
-      // listeners and a turn per card GET.
+      // listeners and a turn per card GET (docs/performance.md, "Per request (issue 39)", the slower frameworks).
       if (!raw.req.complete) await drainRequest(raw.req);
       if (responseFrames(response)) {
         // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
         void writeNodeResponse(raw.res, response);
         return h.abandon;
       }
-      const text = response.status === 204 || response.status === 304 ? undefined : responseText(response);
-      const content = text ?? (await nodeResponseBody(response));
+      const content = await nodeResponseBody(response);
       const body =
         content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);
       const out = h.response(body).code(response.status);
