@@ -69,7 +69,8 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
     const bodyError = (ctx.request as BodyParsed)[BODY_ERROR];
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return notOurs(bodyError, next);
     const request = nodeWebRequest(ctx.req, ctx.res, requestSource(ctx, bodyError));
-    // No hook, no await: each one is a promise and a turn of the microtask queue per request.
+    // No hook, no await: each one is a promise and a turn of the microtask queue per request (docs/performance.md,
+    // "Hot-path tricks": framework answers without extra turns).
     const context = contextOf ? ((await contextOf(ctx)) ?? {}) : {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
     if (!response) return notOurs(bodyError, next);
@@ -83,7 +84,7 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
     ctx.status = response.status;
     setHeaders(ctx, responseHeaders(response));
     // Core's ready string read synchronously (`nodeResponseBody` is async for the rare Web body): no await for a card
-    // or a JSON answer (docs/performance.md, "Hot-path tricks").
+    // or a JSON answer.
     const text = response.status === 204 || response.status === 304 ? undefined : responseText(response);
     const content = text ?? (await nodeResponseBody(response));
     if (content instanceof Readable) (ctx as { compress?: boolean }).compress = false; // koa-compress would hold events back
