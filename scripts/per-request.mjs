@@ -2,7 +2,7 @@
 // In-process A/B of the server's cost per request (docs/performance.md, "Per request (issue 39)").
 //
 //   node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 scripts/per-request.mjs [--core packages/core/dist] [--core <other dist>]
-//        [--scenarios raw,send,stream] [--rounds 7] [--requests 3000] [--connections 16] [--alloc 400]
+//        [--scenarios raw,card,send,stream] [--rounds 7] [--requests 3000] [--connections 16] [--alloc 400]
 //        [--heap-profile] [--verbose]
 //
 // Each `--core` (a built `@a2a/core` dist folder; default the checkout's) serves the bench's echo agent
@@ -97,6 +97,8 @@ const bodies = {
 };
 let counter = 0;
 function requestBytes(scenario, port) {
+  if (scenario === 'card')
+    return `GET /.well-known/agent-card.json HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: application/json\r\n\r\n`;
   const body = bodies[scenario](++counter);
   const path = scenario === 'raw' ? '/raw/echo' : '/a2a/jsonrpc';
   const accept = scenario === 'stream' ? 'text/event-stream' : 'application/json';

@@ -91,8 +91,11 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
       const context = (await options.context?.(request, h)) ?? {};
       const response = await options.handler.handle(web, { pathname, context });
       if (!response) return undefined;
-      // Answered before the body ended (413, 405...): Hapi would close the connection; read the rest instead.
-      await drainRequest(raw.req);
+      // Answered before the body arrived (413, 405...): Hapi would close the connection; read the rest instead. A
+      // request Node has whole (`complete`: a GET, a body core read) is not drained: Hapi keeps the connection for it
+      // (its check is the stream's `ended`, set with `complete`), and waiting for the unread stream's `end` costs
+      // listeners and a turn per card GET (docs/performance.md, "Per request (issue 39)", the slower frameworks).
+      if (!raw.req.complete) await drainRequest(raw.req);
       if (responseFrames(response)) {
         // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
         void writeNodeResponse(raw.res, response);

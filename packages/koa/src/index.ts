@@ -12,6 +12,7 @@ import {
   nodeWebRequest,
   responseFrames,
   responseHeaders,
+  responseText,
   writeNodeResponse,
 } from '@a2a/core/node';
 import type { DefaultContext, DefaultState, Middleware, ParameterizedContext } from 'koa';
@@ -63,17 +64,16 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
   if (basePath && prefix) {
     throw basePathUnderPrefix('a2aKoa', basePath, `leave out the prefix option ('${prefix}')`);
   }
+  const contextOf = options.context;
   return async (ctx, next): Promise<void> => {
     const bodyError = (ctx.request as BodyParsed)[BODY_ERROR];
-    const notOurs = async () => {
-      if (bodyError !== undefined) throw bodyError;
-      await next();
-    };
-    if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return void (await notOurs());
+    if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return notOurs(bodyError, next);
     const request = nodeWebRequest(ctx.req, ctx.res, requestSource(ctx, bodyError));
-    const context = (await options.context?.(ctx)) ?? {};
+    // No hook, no await: each one is a promise and a turn of the microtask queue per request (docs/performance.md,
+    // "Hot-path tricks": framework answers without extra turns).
+    const context = contextOf ? ((await contextOf(ctx)) ?? {}) : {};
     const response = await a2a.handle(request, { pathname: ctx.path.slice(prefix.length), context });
-    if (!response) return void (await notOurs());
+    if (!response) return notOurs(bodyError, next);
     if (responseFrames(response)) {
       // Events go straight to the socket, batched per turn: a stream body would cost Koa's stream.pipeline (an
       // AbortController and a DOMException per response) and one socket write per event; Koa stays out of it.
@@ -82,12 +82,31 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
       return;
     }
     ctx.status = response.status;
-    ctx.set(responseHeaders(response));
-    const content = await nodeResponseBody(response);
+    setHeaders(ctx, responseHeaders(response));
+    // Core's ready string read synchronously (`nodeResponseBody` is async for the rare Web body): no await for a card
+    // or a JSON answer.
+    const text = response.status === 204 || response.status === 304 ? undefined : responseText(response);
+    const content = text ?? (await nodeResponseBody(response));
     if (content instanceof Readable) (ctx as { compress?: boolean }).compress = false; // koa-compress would hold events back
     // A HEAD answer has no body: leave ctx.body unset, as Koa 2 would turn a null one into 204.
     if (content != null || ctx.method !== 'HEAD') ctx.body = content;
   };
+}
+
+/** A path the handler does not own: the body parser's kept error thrown as it would have been, else `next()`. */
+async function notOurs(bodyError: unknown, next: () => Promise<unknown>): Promise<void> {
+  if (bodyError !== undefined) throw bodyError;
+  await next();
+}
+
+/**
+ * The answer's header record onto Node's response, as `ctx.set(record)` would (Koa's `set` is `res.setHeader` per
+ * field after its checks, one delegated call each): the record's values are strings or string arrays already.
+ */
+function setHeaders(ctx: KoaContext, headers: Record<string, string | string[]>): void {
+  const res = ctx.res;
+  if (res.headersSent) return;
+  for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
 }
 
 /**

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+// In-process A/B of a framework adapter's cost per request (docs/performance.md, "Per request (issue 39)", the
+// slower frameworks). Like scripts/per-request.mjs, for @a2a/koa, @a2a/hapi, @a2a/express and @a2a/nestjs:
+//
+//   node --expose-gc scripts/adapter-per-request.mjs --adapter koa [--dist packages/koa/dist] [--dist <other dist>]
+//        [--scenarios raw,card,send,stream] [--rounds 5] [--requests 2000] [--connections 16]
+//
+// Each `--dist` (a built adapter dist folder; default the checkout's) mounts the bench's echo agent
+// (apps/bench/dist/bench-a2a.js, `pnpm --dir apps/bench build`) on its own app of that framework in this process,
+// beside the bench's raw JSON echo route on the same app, the way apps/bench/src/servers/ does. A raw-socket client
+// in the same process sends the bench's requests over keep-alive connections, closed loop, and rounds alternate the
+// variants slice by slice. CPU per request: `process.cpuUsage()` over a slice / its requests (server and client
+// together; compare variants, and each against its own raw echo, within one run).
+// To compare a change with its baseline, copy the baseline's dist aside inside the package, so its dependencies still
+// resolve (e.g. `cp -r packages/koa/dist packages/koa/node_modules/.base-dist`), rebuild, and pass both.
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    adapter: { type: 'string', default: 'koa' },
+    dist: { type: 'string', multiple: true },
+    scenarios: { type: 'string', default: 'raw,card,send,stream' },
+    rounds: { type: 'string', default: '5' },
+    requests: { type: 'string', default: '2000' },
+    connections: { type: 'string', default: '16' },
+    port: { type: 'string', default: '43480' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const adapter = values.adapter;
+const dists = values.dist?.length ? values.dist : [`packages/${adapter}/dist`];
+const scenarios = values.scenarios.split(',');
+const rounds = Number(values.rounds);
+const perSlice = Number(values.requests);
+const connections = Number(values.connections);
+const bench = await import(pathToFileURL(resolve(root, 'apps/bench/dist/bench-a2a.js')).href);
+const packageRequire = createRequire(resolve(root, `packages/${adapter}/package.json`));
+const dependency = async (name) => {
+  const module = await import(pathToFileURL(packageRequire.resolve(name)).href);
+  return module.default ?? module;
+};
+const listen = (server, port) => new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+
+/** One app of the framework with the raw echo and the adapter from `dist` (as apps/bench/src/servers/ mount it). */
+const apps = {
+  async koa(mod, port) {
+    const Koa = await dependency('koa');
+    const { bodyParser } = await import(pathToFileURL(packageRequire.resolve('@koa/bodyparser')).href);
+    const { createServer } = await import('node:http');
+    const app = new Koa();
+    const parseJson = bodyParser();
+    app.use(async (ctx, next) => {
+      if (ctx.path === bench.RAW_PATH && ctx.method === 'POST') {
+        return parseJson(ctx, async () => {
+          ctx.body = bench.rawEcho(ctx.request.body);
+        });
+      }
+      return next();
+    });
+    app.use(mod.a2aKoa(bench.createBenchA2A()));
+    return listen(createServer(app.callback()), port);
+  },
+  async hapi(mod, port) {
+    const Hapi = await dependency('@hapi/hapi');
+    const server = Hapi.server({ autoListen: false });
+    server.route({ method: 'POST', path: bench.RAW_PATH, handler: (request) => bench.rawEcho(request.payload) });
+    await server.register({ plugin: mod.a2aHapi, options: { handler: bench.createBenchA2A() } });
+    await server.start();
+    return listen(server.listener, port);
+  },
+  async express(mod, port) {
+    const express = await dependency('express');
+    const { createServer } = await import('node:http');
+    const app = express();
+    app.disable('x-powered-by');
+    app.post(bench.RAW_PATH, express.json(), (req, res) => res.json(bench.rawEcho(req.body)));
+    app.use(mod.a2aExpress(bench.createBenchA2A()));
+    return listen(createServer(app), port);
+  },
+  async nestjs(mod, port) {
+    await dependency('reflect-metadata');
+    const { Body, Controller, HttpCode, Module, Post } = await dependency('@nestjs/common');
+    const { NestFactory } = await dependency('@nestjs/core');
+    class RawController {
+      echo(body) {
+        return bench.rawEcho(body);
+      }
+    }
+    const echo = Object.getOwnPropertyDescriptor(RawController.prototype, 'echo');
+    Post(bench.RAW_PATH)(RawController.prototype, 'echo', echo);
+    HttpCode(200)(RawController.prototype, 'echo', echo);
+    Body()(RawController.prototype, 'echo', 0);
+    Controller()(RawController);
+    class BenchModule {}
+    Module({ imports: [mod.A2AModule.forRoot({ handler: bench.createBenchA2A() })], controllers: [RawController] })(
+      BenchModule,
+    );
+    const app = await NestFactory.create(BenchModule, { logger: false });
+    await app.init();
+    return listen(app.getHttpServer(), port);
+  },
+};
+
+const bodies = {
+  raw: (n) =>
+    `{"jsonrpc":"2.0","id":${n},"method":"SendMessage","params":{"message":{"messageId":"ap-${n}","role":"ROLE_USER","parts":[{"text":"hello from bench"}]}}}`,
+  send: (n) =>
+    `{"jsonrpc":"2.0","id":${n},"method":"SendMessage","params":{"message":{"messageId":"ap-${n}","role":"ROLE_USER","parts":[{"text":"hello from bench"}]}}}`,
+  stream: (n) =>
+    `{"jsonrpc":"2.0","id":${n},"method":"SendStreamingMessage","params":{"message":{"messageId":"ap-${n}","role":"ROLE_USER","parts":[{"text":"stream:10"}]}}}`,
+};
+let counter = 0;
+function requestBytes(scenario, port) {
+  if (scenario === 'card')
+    return `GET ${bench.CARD_PATH} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: application/json\r\n\r\n`;
+  const body = bodies[scenario](++counter);
+  const path = scenario === 'raw' ? bench.RAW_PATH : bench.JSONRPC_PATH;
+  const accept = scenario === 'stream' ? 'text/event-stream' : 'application/json';
+  return `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: ${accept}\r\na2a-version: 1.0\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** One keep-alive connection; `send` resolves with the whole answer. */
+function client(port) {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  let buffered = '';
+  let done;
+  socket.setEncoding('latin1');
+  socket.on('data', (data) => {
+    buffered += data;
+    const head = buffered.indexOf('\r\n\r\n');
+    if (head < 0) return;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(buffered.slice(0, head));
+    const complete = length ? buffered.length >= head + 4 + Number(length[1]) : buffered.endsWith('\r\n0\r\n\r\n');
+    if (!complete) return;
+    const answer = buffered;
+    buffered = '';
+    if (!answer.startsWith('HTTP/1.1 200') || answer.includes('"error":'))
+      throw new Error(`bad answer: ${answer.slice(0, 300)}`);
+    done(answer);
+  });
+  return {
+    send(bytes) {
+      return new Promise((ok) => {
+        done = ok;
+        socket.write(bytes);
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+async function slice(clients, scenario, port, total) {
+  let left = total;
+  await Promise.all(
+    clients.map(async (c) => {
+      while (left-- > 0) await c.send(requestBytes(scenario, port));
+    }),
+  );
+}
+
+const servers = [];
+for (const [i, dist] of dists.entries()) {
+  const mod = await import(pathToFileURL(resolve(root, dist, 'index.js')).href);
+  const port = Number(values.port) + i;
+  const server = await apps[adapter](mod, port);
+  server.keepAliveTimeout = 0; // idle while the other variants run their slices: keep the connections
+  servers.push({ dist, port, server });
+}
+const pools = servers.map((s) => Array.from({ length: connections }, () => client(s.port)));
+const cpu = new Map();
+const key = (s, scenario) => `${scenario}\t${s.dist}`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [i, s] of servers.entries())
+  for (const scenario of scenarios) await slice(pools[i], scenario, s.port, perSlice);
+for (let round = 0; round < rounds; round++) {
+  for (const scenario of scenarios) {
+    const order = round % 2 ? [...servers.keys()].reverse() : [...servers.keys()];
+    for (const i of order) {
+      const s = servers[i];
+      const before = process.cpuUsage();
+      await slice(pools[i], scenario, s.port, perSlice);
+      const used = process.cpuUsage(before);
+      if (values.verbose) console.error(round, scenario, s.dist, ((used.user + used.system) / perSlice).toFixed(1));
+      const list = cpu.get(key(s, scenario)) ?? [];
+      list.push((used.user + used.system) / perSlice);
+      cpu.set(key(s, scenario), list);
+    }
+  }
+}
+console.log(
+  `${adapter}, node ${process.version}, ${rounds} rounds × ${perSlice} requests per slice, ${connections} connections`,
+);
+console.log('scenario\tdist\tCPU µs/req (median; min–max)\t× raw by CPU');
+for (const scenario of scenarios) {
+  for (const s of servers) {
+    const list = cpu.get(key(s, scenario));
+    const raw = cpu.get(key(s, 'raw'));
+    const ratio = raw ? (median(raw) / median(list)).toFixed(3) : '';
+    console.log(
+      `${scenario}\t${s.dist}\t${median(list).toFixed(1)} (${Math.min(...list).toFixed(1)}–${Math.max(...list).toFixed(1)})\t${ratio}`,
+    );
+  }
+}
+for (const pool of pools) for (const c of pool) c.close();
+for (const s of servers) s.server.close();
+process.exit(0);
