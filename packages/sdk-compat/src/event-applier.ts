@@ -109,9 +109,8 @@ export class EventApplier {
   }
 
   apply(event: CompatEvent): void {
-    const { ctx } = this;
     if (this.over) {
-      this.report(`an event after the task finished was dropped (${event.kind})`, ctx.taskId);
+      this.dropLate(event.kind);
       return;
     }
     const refusal = this.refusal(event);
@@ -127,6 +126,30 @@ export class EventApplier {
     }
   }
 
+  /**
+   * A status update without a message or metadata, as `apply` takes it, without the event object: the translation's
+   * fast path calls this straight from the SDK event (docs/performance.md, "SDK executors…", fifth round).
+   */
+  applyBareStatus(taskId: string, state: TaskState): void {
+    if (this.over) this.dropLate('status');
+    else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
+    else this.applyState(state, undefined, undefined);
+  }
+
+  /** An artifact update already made the chunk `ctx.artifact` takes (the translation's fast path, as above). */
+  applyChunk(taskId: string, chunk: ArtifactChunk & { artifactId: string }): void {
+    if (this.over) this.dropLate('artifact');
+    else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
+    else {
+      this.remember(chunk.artifactId);
+      this.call(Op.Artifact, chunk);
+    }
+  }
+
+  private dropLate(kind: string): void {
+    this.report(`an event after the task finished was dropped (${kind})`, this.ctx.taskId);
+  }
+
   /** Why an event fails the task, if it does: unreadable, another task's, or a message with nothing in it. */
   private refusal(event: CompatEvent): string | undefined {
     if (event.kind === 'invalid') return `The agent published an unreadable event: ${event.reason}`;
@@ -134,10 +157,7 @@ export class EventApplier {
       return content(event.message) ? undefined : 'The agent published a message without parts';
     }
     const taskId = event.kind === 'task' ? event.task.id : event.taskId;
-    if (taskId && taskId !== this.ctx.taskId) {
-      return `The agent published an event for task ${taskId} while working on task ${this.ctx.taskId}`;
-    }
-    return undefined;
+    return taskId && taskId !== this.ctx.taskId ? otherTask(taskId, this.ctx.taskId) : undefined;
   }
 
   /** `event`: the update's flags and metadata; none for an artifact of a whole Task. */
@@ -212,17 +232,20 @@ export class EventApplier {
 
   private applyStatus(status: TaskStatus, metadata: Record<string, unknown> | undefined): void {
     const options = metadata && Object.keys(metadata).length ? { metadata } : undefined;
-    this.state = status.state;
+    this.applyState(status.state, status.message ? content(status.message) : undefined, options);
+  }
+
+  private applyState(state: TaskState, message: MessageContent | undefined, options: StatusOptions | undefined): void {
+    this.state = state;
     this.created = true;
-    const message = status.message ? content(status.message) : undefined;
-    if (status.state === 'TASK_STATE_CANCELED') {
+    if (state === 'TASK_STATE_CANCELED') {
       // At once: a cancel takes the agent's CANCELED only while its window is open (core's `status`).
       this.flush();
-      this.invoke(Op.Status, status.state, message, options);
+      this.invoke(Op.Status, state, message, options);
       this.over = true;
       this.markEnded?.();
-    } else if (TERMINAL.has(status.state)) this.end(Op.Status, status.state, message, options);
-    else this.call(Op.Status, status.state, message, options);
+    } else if (TERMINAL.has(state)) this.end(Op.Status, state, message, options);
+    else this.call(Op.Status, state, message, options);
   }
 
   private mergeMetadata(metadata: Record<string, unknown> | undefined): void {
@@ -287,6 +310,9 @@ export class EventApplier {
     this.settled();
   };
 }
+
+const otherTask = (taskId: string, own: string) =>
+  `The agent published an event for task ${taskId} while working on task ${own}`;
 
 const hasKeys = (record: Record<string, unknown> | undefined): record is Record<string, unknown> =>
   record !== undefined && Object.keys(record).length > 0;
