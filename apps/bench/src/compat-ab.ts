@@ -62,15 +62,20 @@ async function start(at: number, extra: string[], env = process.env): Promise<Se
 const rotate = <T>(items: T[], by: number): T[] => items.map((_, i) => items[(i + by) % items.length] as T);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
-const servers: Record<string, Server> = {
-  native: await start(port, []),
-  compat: await start(port + 1, ['--executor', 'sdk-compat']),
-};
-if (baseline) {
-  servers.baseline = await start(port + 2, ['--executor', 'sdk-compat'], {
-    ...process.env,
-    A2A_BENCH_SDK_COMPAT: baseline,
-  });
+const servers: Record<string, Server> = {};
+try {
+  servers.native = await start(port, []);
+  servers.compat = await start(port + 1, ['--executor', 'sdk-compat']);
+  if (baseline) {
+    servers.baseline = await start(port + 2, ['--executor', 'sdk-compat'], {
+      ...process.env,
+      A2A_BENCH_SDK_COMPAT: baseline,
+    });
+  }
+} catch (error) {
+  // (A server that did not start, e.g. its port taken: the ones already started must not outlive this process.)
+  for (const server of Object.values(servers)) server.child.kill();
+  throw error;
 }
 const names = Object.keys(servers);
 const specs = requestSpecs({ jsonRpc: JSONRPC_PATH, card: CARD_PATH, raw: RAW_PATH }, 10, `compat-ab-${process.pid}`);
