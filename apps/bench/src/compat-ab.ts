@@ -3,7 +3,12 @@
 // alternating slices by this process (run it pinned to CPU 1: `taskset -c 1 node dist/compat-ab.js ...`). The
 // compat rows of run.ts measure each server in turn, minutes apart; on a shared machine the load moves more than the
 // gap between them, so the issue's ≤ 10 % target is read here: median server CPU per request over the slices.
+// `--baseline <dir>`: a third server, the SDK-style agent through a copy of an earlier build of @a2a/sdk-compat's
+// dist (`cp -r packages/sdk-compat/dist/. packages/sdk-compat/node_modules/.baseline/` with a `{"type":"module"}`
+// package.json beside it), in the same rotation: a change to the layer read against the build before it.
+// `--profile <dir>`: the servers run under `node --cpu-prof`, their profiles written there when they stop.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { numberArg, parseArgs } from './args.js';
@@ -18,11 +23,29 @@ const slices = numberArg(args, 'slices', 10);
 const seconds = numberArg(args, 'seconds', 2);
 const port = numberArg(args, 'port', 43120);
 const connections = numberArg(args, 'connections', 32);
+const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [];
+const baseline = args.baseline ? resolve(args.baseline, 'index.js') : undefined;
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 
-async function start(at: number, extra: string[]): Promise<{ child: ChildProcess; pid: number; pool: Pool }> {
-  const argv = [process.execPath, '--expose-gc', main, '--adapter', adapter, '--port', String(at), ...extra];
-  const child = spawn('taskset', ['-c', '0', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+interface Server {
+  child: ChildProcess;
+  pid: number;
+  pool: Pool;
+}
+
+async function start(at: number, extra: string[], env = process.env): Promise<Server> {
+  const argv = [
+    process.execPath,
+    '--expose-gc',
+    ...profile,
+    main,
+    '--adapter',
+    adapter,
+    '--port',
+    String(at),
+    ...extra,
+  ];
+  const child = spawn('taskset', ['-c', '0', ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const pid = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -36,28 +59,51 @@ async function start(at: number, extra: string[]): Promise<{ child: ChildProcess
   return { child, pid, pool };
 }
 
+const rotate = <T>(items: T[], by: number): T[] => items.map((_, i) => items[(i + by) % items.length] as T);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
-const servers = { native: await start(port, []), compat: await start(port + 1, ['--executor', 'sdk-compat']) };
+const servers: Record<string, Server> = {};
+try {
+  servers.native = await start(port, []);
+  servers.compat = await start(port + 1, ['--executor', 'sdk-compat']);
+  if (baseline) {
+    servers.baseline = await start(port + 2, ['--executor', 'sdk-compat'], {
+      ...process.env,
+      A2A_BENCH_SDK_COMPAT: baseline,
+    });
+  }
+} catch (error) {
+  // (A server that did not start, e.g. its port taken: the ones already started must not outlive this process.)
+  for (const server of Object.values(servers)) server.child.kill();
+  throw error;
+}
+const names = Object.keys(servers);
 const specs = requestSpecs({ jsonRpc: JSONRPC_PATH, card: CARD_PATH, raw: RAW_PATH }, 10, `compat-ab-${process.pid}`);
 try {
   for (const scenario of scenarios) {
     const spec = specs[scenario];
     for (const server of Object.values(servers)) await closedLoop(server.pool, spec, { seconds: 1, connections });
-    const cpu: Record<keyof typeof servers, number[]> = { native: [], compat: [] };
+    const cpu: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
     for (let i = 0; i < slices; i++) {
-      for (const name of i % 2 ? (['compat', 'native'] as const) : (['native', 'compat'] as const)) {
-        const { pool, pid } = servers[name];
+      // Two servers alternate; three rotate, so each is measured first, second and last equally often.
+      const order = names.length === 2 ? (i % 2 ? [...names].reverse() : names) : rotate(names, i);
+      for (const name of order) {
+        const { pool, pid } = servers[name] as Server;
         const tally = await closedLoop(pool, spec, { seconds, connections, serverPid: pid });
         if (tally.failed) throw new Error(`${name} ${scenario}: ${tally.failed} failed answers`);
-        cpu[name].push((tally.serverCpuSeconds * 1e6) / tally.ok);
+        cpu[name]?.push((tally.serverCpuSeconds * 1e6) / tally.ok);
       }
     }
-    const [native, compat] = [median(cpu.native), median(cpu.compat)];
-    const slicesOf = (name: keyof typeof servers) => cpu[name].map((v) => v.toFixed(0)).join(' ');
+    const medians = Object.fromEntries(names.map((name) => [name, median(cpu[name] ?? [])]));
+    const of = (name: string) =>
+      `${name} ${medians[name]?.toFixed(1)} (${(cpu[name] ?? []).map((v) => v.toFixed(0)).join(' ')})`;
+    const slower = (a: string, b: string) =>
+      `${a} vs ${b} ${(((medians[a] ?? 0) / (medians[b] ?? 0) - 1) * 100).toFixed(1)} %`;
+    const versus = baseline
+      ? [slower('compat', 'native'), slower('baseline', 'native'), slower('compat', 'baseline')]
+      : [`${(((medians.compat ?? 0) / (medians.native ?? 0) - 1) * 100).toFixed(1)} %`];
     console.log(
-      `${adapter} ${scenario}: server CPU µs per request, median of ${slices} slices: native ${native.toFixed(1)} ` +
-        `(${slicesOf('native')}), compat ${compat.toFixed(1)} (${slicesOf('compat')}): ${((compat / native - 1) * 100).toFixed(1)} %`,
+      `${adapter} ${scenario}: server CPU µs per request, median of ${slices} slices: ${names.map(of).join(', ')}: ${versus.join(', ')}`,
     );
   }
 } finally {

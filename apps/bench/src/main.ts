@@ -64,7 +64,9 @@ export async function executorArg(adapter: Adapter, name: string | undefined): P
   if (name === undefined) return undefined;
   if (name !== 'sdk-compat') throw new Error(`--executor must be sdk-compat (got ${name})`);
   if (adapter === 'sdk') throw new Error('--executor sdk-compat: the sdk adapter runs the SDK executor itself');
-  const { fromSdkExecutor } = await import('@a2a/sdk-compat');
+  // A2A_BENCH_SDK_COMPAT: a copy of an earlier build's dist/index.js, for compat-ab.js's `--baseline` server.
+  const module = process.env.A2A_BENCH_SDK_COMPAT ?? '@a2a/sdk-compat';
+  const { fromSdkExecutor } = (await import(module)) as typeof import('@a2a/sdk-compat');
   const { SdkEchoExecutor } = await import('./sdk-echo-agent.js');
   return fromSdkExecutor(new SdkEchoExecutor());
 }

@@ -4,6 +4,7 @@ import type {
   ArtifactChunk,
   Message,
   MessageContent,
+  StatusOptions,
   Task,
   TaskState,
   TaskStatus,
@@ -43,18 +44,41 @@ const TERMINAL = new Set<TaskState>([
   'TASK_STATE_REJECTED',
 ]);
 
+/** A helper call waiting for the one before it to settle: its operation and up to three arguments. */
+enum Op {
+  Submit,
+  SetMetadata,
+  Reply,
+  Fail,
+  Status,
+  Artifact,
+}
+
 /**
  * Turns the events an SDK executor publishes into the executor context's helpers, in publish order. An SDK bus is
  * fire-and-forget (`publish` returns nothing), so the helpers' promises are kept here: `drain()` waits for the last one
  * and rethrows the first failure, which fails the task with its message.
  *
+ * One helper call at a time: a call made while the previous one is unsettled waits here, in a flat queue, and is made
+ * when that one settles, as an agent that awaits each helper would make it. An executor publishes its events in one
+ * go, before the task is stored; handed to the context at once, each would queue behind the context's own chain (a
+ * derived promise and a thenable hop per call), where made one after the other each runs at once on the stored task.
+ * Order and results are the same; a CANCELED status is made at once, after the waiting calls, as the cancel window
+ * needs it. docs/performance.md, "SDK executors through @a2a/sdk-compat", fifth round.
+ *
  * A hostile or buggy executor is contained: an event for another task or one the translation cannot read fails the
  * task with a message saying so; events after the task finished are dropped and reported.
  */
 export class EventApplier {
-  /** The last helper call's derived promise (none before the first call). */
-  private tail: Promise<unknown> | undefined;
+  /** Helper calls made and not settled yet. */
+  private inFlight = 0;
+  /** Calls waiting for those, four slots each (`Op`, then its arguments). */
+  private readonly waiting: unknown[] = [];
+  /** Where the next waiting call starts in `waiting` (read by index, not shifted: a splice per call cost ~0.7 µs a stream). */
+  private next = 0;
   private failure: unknown;
+  private markDrained: (() => void) | undefined;
+  private drainedPromise: Promise<void> | undefined;
   private state: TaskState | undefined;
   private created: boolean;
   private over = false;
@@ -85,14 +109,13 @@ export class EventApplier {
   }
 
   apply(event: CompatEvent): void {
-    const { ctx } = this;
     if (this.over) {
-      this.report(`an event after the task finished was dropped (${event.kind})`, ctx.taskId);
+      this.dropLate(event.kind);
       return;
     }
     const refusal = this.refusal(event);
-    if (refusal !== undefined) this.end(ctx.fail(refusal));
-    else if (event.kind === 'message') this.end(ctx.reply(content(event.message) as MessageContent));
+    if (refusal !== undefined) this.end(Op.Fail, refusal);
+    else if (event.kind === 'message') this.end(Op.Reply, content(event.message));
     else if (event.kind === 'task') this.applyTask(event.task);
     else if (event.kind === 'status') {
       this.mergeMetadata(event.taskMetadata);
@@ -103,6 +126,30 @@ export class EventApplier {
     }
   }
 
+  /**
+   * A status update without a message or metadata, as `apply` takes it, without the event object: the translation's
+   * fast path calls this straight from the SDK event (docs/performance.md, "SDK executors…", fifth round).
+   */
+  applyBareStatus(taskId: string, state: TaskState): void {
+    if (this.over) this.dropLate('status');
+    else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
+    else this.applyState(state, undefined, undefined);
+  }
+
+  /** An artifact update already made the chunk `ctx.artifact` takes (the translation's fast path, as above). */
+  applyChunk(taskId: string, chunk: ArtifactChunk & { artifactId: string }): void {
+    if (this.over) this.dropLate('artifact');
+    else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
+    else {
+      this.remember(chunk.artifactId);
+      this.call(Op.Artifact, chunk);
+    }
+  }
+
+  private dropLate(kind: string): void {
+    this.report(`an event after the task finished was dropped (${kind})`, this.ctx.taskId);
+  }
+
   /** Why an event fails the task, if it does: unreadable, another task's, or a message with nothing in it. */
   private refusal(event: CompatEvent): string | undefined {
     if (event.kind === 'invalid') return `The agent published an unreadable event: ${event.reason}`;
@@ -110,10 +157,7 @@ export class EventApplier {
       return content(event.message) ? undefined : 'The agent published a message without parts';
     }
     const taskId = event.kind === 'task' ? event.task.id : event.taskId;
-    if (taskId && taskId !== this.ctx.taskId) {
-      return `The agent published an event for task ${taskId} while working on task ${this.ctx.taskId}`;
-    }
-    return undefined;
+    return taskId && taskId !== this.ctx.taskId ? otherTask(taskId, this.ctx.taskId) : undefined;
   }
 
   /** `event`: the update's flags and metadata; none for an artifact of a whole Task. */
@@ -128,7 +172,7 @@ export class EventApplier {
     if (event?.append) chunk.append = true;
     if (event?.lastChunk) chunk.lastChunk = true;
     if (hasKeys(event?.metadata)) chunk.eventMetadata = event.metadata;
-    this.track(this.ctx.artifact(chunk));
+    this.call(Op.Artifact, chunk);
   }
 
   private seen(artifactId: string): boolean {
@@ -145,19 +189,31 @@ export class EventApplier {
 
   /** Waits for every helper called so far; rethrows the first failure. */
   drain(): Promise<void> {
-    return this.tail ? this.tail.then(this.rethrow) : Promise.resolve();
+    if (this.inFlight > 0) {
+      this.drainedPromise ??= new Promise((resolve) => (this.markDrained = resolve));
+      return this.drainedPromise.then(this.rethrow);
+    }
+    return this.failure === undefined ? Promise.resolve() : Promise.reject(this.failure);
   }
 
   private readonly rethrow = (): void => {
     if (this.failure !== undefined) throw this.failure;
   };
 
+  /** Makes the waiting calls now, each queued in the context behind the one before (what a cancel needs at once). */
+  flush(): void {
+    const { waiting } = this;
+    for (let i = this.next; i < waiting.length; i += 4)
+      this.invoke(waiting[i] as Op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
+    waiting.length = 0;
+    this.next = 0;
+  }
+
   /**
    * A whole Task: the SDK's way to create one (usually SUBMITTED with the user's message) or to restate it. Its
    * metadata is merged, artifacts not seen yet are added, and a state other than the current one is applied.
    */
   private applyTask(task: Task): void {
-    const { ctx } = this;
     const artifacts = task.artifacts?.length
       ? task.artifacts.filter((artifact) => !this.seen(artifact.artifactId))
       : [];
@@ -167,8 +223,8 @@ export class EventApplier {
       // With its metadata, so the task's first snapshot (a stream's first event) is the task as published. Without
       // any, the next helper creates the task: one store write fewer (docs/performance.md, "SDK executors…").
       this.created = true;
-      if (hasKeys(task.metadata)) this.track(ctx.setMetadata(task.metadata));
-      else if (!artifacts.length && !changes) this.track(ctx.submit());
+      if (hasKeys(task.metadata)) this.call(Op.SetMetadata, task.metadata);
+      else if (!artifacts.length && !changes) this.call(Op.Submit);
     } else this.mergeMetadata(task.metadata);
     for (const artifact of artifacts) this.applyArtifact(artifact); // (the task's own: `apply` checked its id)
     if (changes) this.applyStatus(task.status, undefined);
@@ -176,34 +232,87 @@ export class EventApplier {
 
   private applyStatus(status: TaskStatus, metadata: Record<string, unknown> | undefined): void {
     const options = metadata && Object.keys(metadata).length ? { metadata } : undefined;
-    this.state = status.state;
+    this.applyState(status.state, status.message ? content(status.message) : undefined, options);
+  }
+
+  private applyState(state: TaskState, message: MessageContent | undefined, options: StatusOptions | undefined): void {
+    this.state = state;
     this.created = true;
-    const written = this.ctx.status(status.state, status.message ? content(status.message) : undefined, options);
-    if (TERMINAL.has(status.state)) this.end(written);
-    else this.track(written);
+    if (state === 'TASK_STATE_CANCELED') {
+      // At once: a cancel takes the agent's CANCELED only while its window is open (core's `status`).
+      this.flush();
+      this.invoke(Op.Status, state, message, options);
+      this.over = true;
+      this.markEnded?.();
+    } else if (TERMINAL.has(state)) this.end(Op.Status, state, message, options);
+    else this.call(Op.Status, state, message, options);
   }
 
   private mergeMetadata(metadata: Record<string, unknown> | undefined): void {
     if (!hasKeys(metadata)) return;
     this.created = true;
-    this.track(this.ctx.setMetadata(metadata));
+    this.call(Op.SetMetadata, metadata);
   }
 
-  private end(written: Promise<unknown>): void {
+  private end(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
+    this.call(op, a, b, c);
     this.over = true;
     this.markEnded?.();
-    this.track(written);
   }
 
-  /** One derived promise per helper call: it records the first failure and is the tail `drain()` waits for. */
-  private track(written: Promise<unknown>): void {
-    this.tail = written.then(undefined, this.recordFailure);
+  /** Made now when no call is unsettled, else when the ones before it settled (see the class comment). */
+  private call(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
+    if (this.inFlight === 0) this.invoke(op, a, b, c);
+    else this.waiting.push(op, a, b, c);
   }
 
-  private readonly recordFailure = (error: unknown): void => {
+  /** One helper call; its promise gets the shared handlers, which record the first failure and make the next call. */
+  private invoke(op: Op, a: unknown, b: unknown, c: unknown): void {
+    const { ctx } = this;
+    let written: Promise<unknown>;
+    if (op === Op.Artifact) written = ctx.artifact(a as ArtifactChunk);
+    else if (op === Op.Status)
+      written = ctx.status(a as TaskState, b as MessageContent | undefined, c as StatusOptions);
+    else if (op === Op.Submit) written = ctx.submit();
+    else if (op === Op.SetMetadata) written = ctx.setMetadata(a as Record<string, unknown>);
+    else if (op === Op.Reply) written = ctx.reply(a as MessageContent);
+    else written = ctx.fail(a as MessageContent);
+    this.inFlight++;
+    written.then(this.settled, this.failed);
+  }
+
+  private readonly settled = (): void => {
+    if (--this.inFlight > 0) return;
+    const { waiting } = this;
+    const i = this.next;
+    if (i < waiting.length) {
+      // The next waiting call; those after it wait for it in turn.
+      const op = waiting[i] as Op;
+      const a = waiting[i + 1];
+      const b = waiting[i + 2];
+      const c = waiting[i + 3];
+      this.next = i + 4;
+      if (this.next === waiting.length) {
+        waiting.length = 0;
+        this.next = 0;
+      }
+      this.invoke(op, a, b, c);
+      return;
+    }
+    const markDrained = this.markDrained;
+    this.markDrained = undefined;
+    this.drainedPromise = undefined;
+    markDrained?.();
+  };
+
+  private readonly failed = (error: unknown): void => {
     this.failure ??= error;
+    this.settled();
   };
 }
+
+const otherTask = (taskId: string, own: string) =>
+  `The agent published an event for task ${taskId} while working on task ${own}`;
 
 const hasKeys = (record: Record<string, unknown> | undefined): record is Record<string, unknown> =>
   record !== undefined && Object.keys(record).length > 0;

@@ -9,7 +9,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { CompatEventBus } from './compat-event-bus.js';
 import { referenceTasks } from './reference-tasks.js';
-import { fromSdkEvent, toSdkMessage, toSdkTask } from './sdk-codec.js';
+import { applySdkEvent, toSdkMessage, toSdkTask } from './sdk-codec.js';
 import { runSdkExecution, type SdkExecutorOptions } from './sdk-execution.js';
 import { sdkState, sdkUserOf } from './sdk-user.js';
 
@@ -25,7 +25,7 @@ export interface FromSdkExecutorOptions extends SdkExecutorOptions {
  */
 export function fromSdkExecutor(executor: SdkAgentExecutor, options: FromSdkExecutorOptions = {}): AgentExecutor {
   return runSdkExecution<AgentExecutionEvent>(options, {
-    makeBus: (sink) => new CompatEventBus<AgentExecutionEvent>((event) => sink(fromSdkEvent(event))),
+    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent>((event) => applySdkEvent(event, applier)),
     execute: (ctx, bus) => {
       const context = requestContextOf(ctx, options.taskStore);
       return context instanceof Promise

@@ -3,7 +3,7 @@
 import type { AgentCard as CoreCard, Message, Task, TaskPushNotificationConfig } from '@a2a/core';
 import * as sdk from '@a2a-js/sdk';
 import type { AgentExecutionEvent } from '@a2a-js/sdk/server';
-import type { CompatEvent } from './event-applier.js';
+import type { CompatEvent, EventApplier } from './event-applier.js';
 
 export const toSdkMessage = (message: Message): sdk.Message => sdk.Message.fromJSON(message);
 export const toSdkTask = (task: Task): sdk.Task => sdk.Task.fromJSON(task);
@@ -13,6 +13,39 @@ export const toSdkPushConfig = (config: TaskPushNotificationConfig): sdk.TaskPus
   sdk.TaskPushNotificationConfig.fromJSON(config);
 export const fromSdkPushConfig = (config: sdk.TaskPushNotificationConfig): TaskPushNotificationConfig =>
   sdk.TaskPushNotificationConfig.toJSON(config) as TaskPushNotificationConfig;
+
+/**
+ * One published event, handed to the applier. A bare status update and a plain text artifact chunk (most of a stream)
+ * go straight into the applier's calls, with no event object between (`fromSdkEvent` builds one, then the applier
+ * takes it apart); anything else is translated by `fromSdkEvent`. docs/performance.md, "SDK executors…", fifth round.
+ */
+export function applySdkEvent(event: AgentExecutionEvent, applier: EventApplier): void {
+  const kind = (event as { kind?: unknown } | null)?.kind;
+  if (kind === 'statusUpdate' || kind === 'artifactUpdate') {
+    const data = (event as { data?: unknown }).data;
+    try {
+      if (kind === 'statusUpdate') {
+        const update = data as sdk.TaskStatusUpdateEvent;
+        if (isBareStatusUpdate(update)) {
+          applier.applyBareStatus(update.taskId, sdk.taskStateToJSON(update.status.state) as Task['status']['state']);
+          return;
+        }
+      } else if (isPlainChunkUpdate(data as sdk.TaskArtifactUpdateEvent)) {
+        const update = data as sdk.TaskArtifactUpdateEvent;
+        const chunk = fastArtifact(update.artifact);
+        if (chunk) {
+          if (update.append) chunk.append = true;
+          if (update.lastChunk) chunk.lastChunk = true;
+          applier.applyChunk(update.taskId, chunk);
+          return;
+        }
+      }
+    } catch {
+      // (Read again below, where a throwing event becomes an unreadable one.)
+    }
+  }
+  applier.apply(fromSdkEvent(event));
+}
 
 /**
  * One published event, as v1.0 objects; anything unreadable becomes `{ kind: 'invalid' }`. As the 1.x SDK's
@@ -74,12 +107,26 @@ export function fromSdkEvent(event: AgentExecutionEvent): CompatEvent {
 // (sdk-codec.test.ts compares the two) without its generic walk; anything else takes `toJSON`. docs/performance.md,
 // "SDK executors through @a2a/sdk-compat".
 
-function fastStatusUpdate(update: sdk.TaskStatusUpdateEvent): CompatEvent | undefined {
+/** A status update without a message or metadata. */
+function isBareStatusUpdate(
+  update: sdk.TaskStatusUpdateEvent | null | undefined,
+): update is sdk.TaskStatusUpdateEvent & { status: sdk.TaskStatus } {
+  if (typeof update !== 'object' || update === null) return false;
   const status = update.status;
-  if (!status || typeof status.state !== 'number' || status.state <= 0 || status.message !== undefined)
-    return undefined;
-  if (update.metadata !== undefined || typeof update.taskId !== 'string') return undefined;
-  const converted = fastStatus(status);
+  if (!status || typeof status.state !== 'number' || status.state <= 0 || status.message !== undefined) return false;
+  return update.metadata === undefined && typeof update.taskId === 'string';
+}
+
+/** An artifact update without metadata (its artifact is checked by `fastArtifact`). */
+function isPlainChunkUpdate(update: sdk.TaskArtifactUpdateEvent | null | undefined): boolean {
+  return (
+    typeof update === 'object' && update !== null && update.metadata === undefined && typeof update.taskId === 'string'
+  );
+}
+
+function fastStatusUpdate(update: sdk.TaskStatusUpdateEvent): CompatEvent | undefined {
+  if (!isBareStatusUpdate(update)) return undefined;
+  const converted = fastStatus(update.status);
   return { kind: 'status', taskId: update.taskId, status: converted, metadata: undefined, taskMetadata: undefined };
 }
 
@@ -124,21 +171,31 @@ function fastStatus(status: sdk.TaskStatus): Task['status'] {
   return converted;
 }
 
-/** An artifact of plain text parts without metadata or extensions, or `undefined`. */
-function fastArtifact(artifact: sdk.Artifact | undefined): NonNullable<Task['artifacts']>[number] | undefined {
+/** Both an artifact and the chunk of an update (with its flags). */
+interface PlainArtifact {
+  artifactId: string;
+  parts: Message['parts'];
+  name?: string;
+  description?: string;
+  append?: boolean;
+  lastChunk?: boolean;
+}
+
+/** An artifact of plain text parts without metadata or extensions, or `undefined` (also the chunk its update makes). */
+function fastArtifact(artifact: sdk.Artifact | undefined): PlainArtifact | undefined {
   if (!artifact?.artifactId || typeof artifact.artifactId !== 'string') return undefined;
   if (artifact.metadata !== undefined || artifact.extensions?.length || !Array.isArray(artifact.parts))
     return undefined;
   const parts = textParts(artifact.parts);
   if (!parts) return undefined;
-  const converted = { artifactId: artifact.artifactId, parts } as NonNullable<Task['artifacts']>[number];
+  const converted: PlainArtifact = { artifactId: artifact.artifactId, parts };
   if (artifact.name) converted.name = artifact.name;
   if (artifact.description) converted.description = artifact.description;
   return converted;
 }
 
 function fastArtifactUpdate(update: sdk.TaskArtifactUpdateEvent): CompatEvent | undefined {
-  if (update.metadata !== undefined || typeof update.taskId !== 'string') return undefined;
+  if (!isPlainChunkUpdate(update)) return undefined;
   const converted = fastArtifact(update.artifact);
   if (!converted) return undefined;
   const event: Extract<CompatEvent, { kind: 'artifact' }> = {

@@ -1,6 +1,6 @@
 import type { AgentContext, AgentExecutor } from '@a2a/core';
 import type { CompatEventBus } from './compat-event-bus.js';
-import { type CompatEvent, EventApplier, type IgnoredEventReporter } from './event-applier.js';
+import { EventApplier, type IgnoredEventReporter } from './event-applier.js';
 
 export interface SdkExecutorOptions {
   /**
@@ -15,7 +15,8 @@ export interface SdkExecutorOptions {
 
 /** What differs between the SDK generations: their bus events, request context and executor methods. */
 export interface SdkGeneration<E> {
-  makeBus(sink: (event: CompatEvent) => void): CompatEventBus<E>;
+  /** A bus whose events reach `applier` in publish order. */
+  makeBus(applier: EventApplier): CompatEventBus<E>;
   execute(ctx: AgentContext, bus: CompatEventBus<E>): Promise<void>;
   cancel(taskId: string, bus: CompatEventBus<E>): Promise<void>;
 }
@@ -47,7 +48,7 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
   return {
     async execute(ctx: RunningContext<E>) {
       const applier = new EventApplier(ctx, report);
-      const bus = generation.makeBus((event) => applier.apply(event));
+      const bus = generation.makeBus(applier);
       const run: Running<E> = { applier, bus, done: false };
       ctx[RUNNING] = run;
       try {
@@ -64,7 +65,7 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];
       const applier = run?.applier ?? new EventApplier(ctx, report);
-      const bus = run?.bus ?? generation.makeBus((event) => applier.apply(event));
+      const bus = run?.bus ?? generation.makeBus(applier);
       await generation.cancel(ctx.taskId, bus);
       if (run && !applier.finished) {
         let timer: ReturnType<typeof setTimeout> | undefined;

@@ -29,10 +29,42 @@ const status = (ctx: RequestContext, state: TaskState, taskId = ctx.taskId): Age
     metadata: undefined,
   });
 
+/** A plain text artifact chunk (the translation's fast path); `texts: []` makes one without parts. */
+const chunk = (ctx: RequestContext, texts: string[], taskId = ctx.taskId): AgentExecutionEvent =>
+  AgentEvent.artifactUpdate({
+    taskId,
+    contextId: ctx.contextId,
+    artifact: {
+      artifactId: 'a',
+      name: '',
+      description: '',
+      parts: texts.map((value) => ({
+        content: { $case: 'text', value },
+        metadata: undefined,
+        filename: '',
+        mediaType: '',
+      })),
+      metadata: undefined,
+      extensions: [],
+    },
+    append: false,
+    lastChunk: false,
+    metadata: undefined,
+  });
+
 const MISBEHAVIOURS: Record<string, Misbehaviour> = {
   'other-task': async (ctx, bus) => {
     bus.publish(status(ctx, TaskState.TASK_STATE_WORKING));
     bus.publish(status(ctx, TaskState.TASK_STATE_COMPLETED, 'someone-else'));
+  },
+  'chunk-other-task': async (ctx, bus) => {
+    bus.publish(status(ctx, TaskState.TASK_STATE_WORKING));
+    bus.publish(chunk(ctx, ['x'], 'someone-else'));
+  },
+  'chunk-without-parts': async (ctx, bus) => {
+    bus.publish(status(ctx, TaskState.TASK_STATE_WORKING));
+    bus.publish(chunk(ctx, []));
+    bus.publish(chunk(ctx, ['after']));
   },
   'after-final': async (ctx, bus) => {
     bus.publish(status(ctx, TaskState.TASK_STATE_COMPLETED));
@@ -159,6 +191,8 @@ describe('a hostile SDK executor', () => {
 
   it.each([
     ['other-task', /event for task someone-else while working on task/],
+    ['chunk-other-task', /event for task someone-else while working on task/],
+    ['chunk-without-parts', /^Agent failed: An artifact needs parts$/],
     ['unknown-kind', /unreadable event: unknown event kind 'telepathy'/],
     ['no-data', /unreadable event: an event of kind 'statusUpdate' has no data/],
     ['not-an-event', /unreadable event/],

@@ -19,7 +19,7 @@ export interface FromSdkV03ExecutorOptions extends SdkExecutorOptions {
  */
 export function fromSdkV03Executor(executor: SdkV03Executor, options: FromSdkV03ExecutorOptions = {}): AgentExecutor {
   return runSdkExecution<V03StreamResult>(options, {
-    makeBus: (sink) => new CompatEventBus<V03StreamResult>((event) => sink(fromV03Event(event))),
+    makeBus: (applier) => new CompatEventBus<V03StreamResult>((event) => applier.apply(fromV03Event(event))),
     execute: async (ctx, bus) => executor.execute(await requestContextOf(ctx, options.taskStore), bus),
     cancel: (taskId, bus) => executor.cancelTask(taskId, bus),
   });

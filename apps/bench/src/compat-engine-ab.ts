@@ -1,0 +1,88 @@
+// `node dist/compat-engine-ab.js --scenario stream [--slices 30] [--ms 500] [--baseline <dir>]`: the engine alone (the
+// request handler called in one process, no HTTP), the native echo agent against the SDK-style one through
+// @a2a/sdk-compat (and, with `--baseline`, through a copy of an earlier build, as compat-ab.js's), in rotating slices,
+// 32 requests in flight; median process CPU per request. Without the sockets and the JSON its noise is a few percent, so
+// a layer change of a microsecond shows here before it does in compat-ab.js (run it pinned: `taskset -c 1 node ...`).
+import { resolve } from 'node:path';
+import { type AgentExecutor, createRequestHandler, InMemoryTaskStore, type SendMessageRequest } from '@a2a/core';
+import { fromSdkExecutor } from '@a2a/sdk-compat';
+import { numberArg, parseArgs } from './args.js';
+import { benchCard, echoExecutor } from './echo-agent.js';
+import { SdkEchoExecutor } from './sdk-echo-agent.js';
+
+const args = parseArgs(process.argv.slice(2));
+const scenario = args.scenario ?? 'stream';
+if (scenario !== 'send' && scenario !== 'stream') throw new Error('--scenario must be send or stream');
+const slices = numberArg(args, 'slices', 30);
+const ms = numberArg(args, 'ms', 500);
+
+const executors: Record<string, AgentExecutor> = {
+  native: echoExecutor,
+  compat: fromSdkExecutor(new SdkEchoExecutor()),
+};
+if (args.baseline) {
+  const earlier = (await import(resolve(args.baseline, 'index.js'))) as typeof import('@a2a/sdk-compat');
+  executors.baseline = earlier.fromSdkExecutor(new SdkEchoExecutor());
+}
+const names = Object.keys(executors);
+const handlers = names.map((name) =>
+  createRequestHandler({
+    agentCard: benchCard,
+    executor: executors[name] as AgentExecutor,
+    taskStore: new InMemoryTaskStore(),
+  }),
+);
+
+let n = 0;
+const text = scenario === 'stream' ? 'stream:10' : 'hello from bench';
+const request = (): SendMessageRequest => ({
+  message: { messageId: `engine-ab-${n++}`, role: 'ROLE_USER', parts: [{ text }] },
+});
+
+async function one(handler: (typeof handlers)[number]): Promise<void> {
+  if (scenario === 'send') {
+    await handler.sendMessage(request(), {});
+    return;
+  }
+  let events = 0;
+  for await (const _ of handler.sendStreamingMessage(request(), {})) events++;
+  if (events !== 10) throw new Error(`a stream of ${events} events`);
+}
+
+/** CPU µs per request over one slice. */
+async function slice(handler: (typeof handlers)[number]): Promise<number> {
+  const end = performance.now() + ms;
+  let count = 0;
+  const before = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < end) {
+        await one(handler);
+        count++;
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(before);
+  return (cpu.user + cpu.system) / count;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+
+for (const handler of handlers) await slice(handler); // warm-up
+const cpu = names.map((): number[] => []);
+for (let i = 0; i < slices; i++) {
+  for (let j = 0; j < names.length; j++) {
+    const k = (i + j) % names.length; // rotating: each variant first, second and last equally often
+    cpu[k]?.push(await slice(handlers[k] as (typeof handlers)[number]));
+  }
+}
+const medians = cpu.map(median);
+const of = (name: string) => medians[names.indexOf(name)] ?? NaN;
+const slower = (a: string, b: string) => `${a} vs ${b} ${((of(a) / of(b) - 1) * 100).toFixed(1)} %`;
+const versus = args.baseline
+  ? [slower('compat', 'native'), slower('baseline', 'native'), slower('compat', 'baseline')]
+  : [slower('compat', 'native')];
+console.log(
+  `engine ${scenario}: CPU µs per request, median of ${slices} slices: ` +
+    `${names.map((name) => `${name} ${of(name).toFixed(2)}`).join(', ')}: ${versus.join(', ')}`,
+);
