@@ -19,11 +19,11 @@
 // To compare a change with its baseline: copy the baseline's dist aside *inside the checkout*, so its dependencies
 // still resolve (e.g. `cp -r packages/core/dist packages/core/node_modules/.base-dist`), rebuild, and pass both.
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { client, requestMaker, slice } from './raw-socket-load.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -87,63 +87,12 @@ async function serve(dist, port) {
   return { dist, port, server };
 }
 
-const bodies = {
-  raw: (n) =>
-    `{"jsonrpc":"2.0","id":${n},"method":"SendMessage","params":{"message":{"messageId":"ip-${n}","role":"ROLE_USER","parts":[{"text":"hello from bench"}]}}}`,
-  send: (n) =>
-    `{"jsonrpc":"2.0","id":${n},"method":"SendMessage","params":{"message":{"messageId":"ip-${n}","role":"ROLE_USER","parts":[{"text":"hello from bench"}]}}}`,
-  stream: (n) =>
-    `{"jsonrpc":"2.0","id":${n},"method":"SendStreamingMessage","params":{"message":{"messageId":"ip-${n}","role":"ROLE_USER","parts":[{"text":"stream:10"}]}}}`,
-};
-let counter = 0;
-function requestBytes(scenario, port) {
-  if (scenario === 'card')
-    return `GET /.well-known/agent-card.json HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: application/json\r\n\r\n`;
-  const body = bodies[scenario](++counter);
-  const path = scenario === 'raw' ? '/raw/echo' : '/a2a/jsonrpc';
-  const accept = scenario === 'stream' ? 'text/event-stream' : 'application/json';
-  return `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: ${accept}\r\na2a-version: 1.0\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-}
-
-/** One keep-alive connection; `send` resolves with the whole answer. */
-function client(port) {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  let buffered = '';
-  let done;
-  socket.setEncoding('latin1');
-  socket.on('data', (data) => {
-    buffered += data;
-    const head = buffered.indexOf('\r\n\r\n');
-    if (head < 0) return;
-    const length = /\r\ncontent-length: *(\d+)/i.exec(buffered.slice(0, head));
-    const complete = length ? buffered.length >= head + 4 + Number(length[1]) : buffered.endsWith('\r\n0\r\n\r\n');
-    if (!complete) return;
-    const answer = buffered;
-    buffered = '';
-    if (!answer.startsWith('HTTP/1.1 200') || answer.includes('"error":'))
-      throw new Error(`bad answer: ${answer.slice(0, 300)}`);
-    done(answer);
-  });
-  return {
-    send(bytes) {
-      return new Promise((ok) => {
-        done = ok;
-        socket.write(bytes);
-      });
-    },
-    close: () => socket.destroy(),
-  };
-}
-
-async function slice(clients, scenario, port, total) {
-  let left = total;
-  await Promise.all(
-    clients.map(async (c) => {
-      while (left-- > 0) await c.send(requestBytes(scenario, port));
-    }),
-  );
-}
+const requestBytes = requestMaker({
+  rawPath: '/raw/echo',
+  cardPath: '/.well-known/agent-card.json',
+  jsonrpcPath: '/a2a/jsonrpc',
+  prefix: 'ip',
+});
 
 let gcs = 0;
 new PerformanceObserver((list) => {
@@ -164,14 +113,14 @@ if (values['heap-profile']) {
   session.connect();
   const [s] = servers;
   const [scenario] = scenarios;
-  for (let i = 0; i < 3; i++) await slice(pools[0], scenario, s.port, perSlice);
+  for (let i = 0; i < 3; i++) await slice(pools[0], requestBytes, scenario, s.port, perSlice);
   await session.post('HeapProfiler.enable');
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 256,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
-  await slice(pools[0], scenario, s.port, perSlice);
+  await slice(pools[0], requestBytes, scenario, s.port, perSlice);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const self = new Map();
   let total = 0;
@@ -195,14 +144,14 @@ if (values['heap-profile']) {
 }
 // Warm-up: every variant and scenario.
 for (const [i, s] of servers.entries())
-  for (const scenario of scenarios) await slice(pools[i], scenario, s.port, perSlice);
+  for (const scenario of scenarios) await slice(pools[i], requestBytes, scenario, s.port, perSlice);
 for (let round = 0; round < rounds; round++) {
   for (const scenario of scenarios) {
     const order = round % 2 ? [...servers.keys()].reverse() : [...servers.keys()];
     for (const i of order) {
       const s = servers[i];
       const before = process.cpuUsage();
-      await slice(pools[i], scenario, s.port, perSlice);
+      await slice(pools[i], requestBytes, scenario, s.port, perSlice);
       const used = process.cpuUsage(before);
       if (values.verbose) console.error(round, scenario, s.dist, ((used.user + used.system) / perSlice).toFixed(1));
       const list = cpu.get(key(s, scenario)) ?? [];
@@ -213,7 +162,7 @@ for (let round = 0; round < rounds; round++) {
         await new Promise((ok) => setTimeout(ok, 20)); // (gc entries are delivered asynchronously)
         const gcsBefore = gcs;
         const heap = process.memoryUsage().heapUsed;
-        await slice(pools[i], scenario, s.port, allocWindow);
+        await slice(pools[i], requestBytes, scenario, s.port, allocWindow);
         const grown = process.memoryUsage().heapUsed - heap;
         await new Promise((ok) => setTimeout(ok, 20));
         if (values.verbose) console.error(scenario, 'GCs in window:', gcs - gcsBefore, 'heap grown:', grown);
