@@ -5,18 +5,19 @@ import { defineConfig } from 'vitest/config';
 // No explicit 'import' condition: it would also apply to require() inside CommonJS dependencies (express 5's router
 // then gets is-promise's ESM build and fails with "isPromise is not a function").
 const valkeyUrl = process.env.A2A_TEST_VALKEY_URL;
+const include = [
+  'packages/*/src/**/*.test.ts',
+  'packages/*/test/**/*.test.ts',
+  'apps/*/test/**/*.test.ts',
+  'apps/*/src/**/*.test.ts',
+  'test/**/*.test.ts',
+];
 
 export default defineConfig({
   resolve: { conditions: ['@a2a/source', 'module', 'node', 'default'] },
   ssr: { resolve: { conditions: ['@a2a/source', 'module', 'node', 'default'] } },
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'packages/*/test/**/*.test.ts',
-      'apps/*/test/**/*.test.ts',
-      'apps/*/src/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
+    ...(valkeyUrl ? {} : { include }),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -24,7 +25,8 @@ export default defineConfig({
     // runs a second time on it, fault tests included (they start valkey-server processes of their own).
     ...(valkeyUrl && {
       projects: [
-        { extends: true, test: { name: 'all' } },
+        // A project's include is added to the root's (arrays merge), so the root has none when there are projects.
+        { extends: true, test: { name: 'all', include } },
         {
           extends: true,
           test: {
