@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { client, requestMaker, slice } from './raw-socket-load.mjs';
+import { alternateSlices, client, median, requestMaker, sliceKey } from './raw-socket-load.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -122,34 +122,23 @@ for (const [i, dist] of dists.entries()) {
   servers.push({ dist, port, server });
 }
 const pools = servers.map((s) => Array.from({ length: connections }, () => client(s.port)));
-const cpu = new Map();
-const key = (s, scenario) => `${scenario}\t${s.dist}`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-for (const [i, s] of servers.entries())
-  for (const scenario of scenarios) await slice(pools[i], requestBytes, scenario, s.port, perSlice);
-for (let round = 0; round < rounds; round++) {
-  for (const scenario of scenarios) {
-    const order = round % 2 ? [...servers.keys()].reverse() : [...servers.keys()];
-    for (const i of order) {
-      const s = servers[i];
-      const before = process.cpuUsage();
-      await slice(pools[i], requestBytes, scenario, s.port, perSlice);
-      const used = process.cpuUsage(before);
-      if (values.verbose) console.error(round, scenario, s.dist, ((used.user + used.system) / perSlice).toFixed(1));
-      const list = cpu.get(key(s, scenario)) ?? [];
-      list.push((used.user + used.system) / perSlice);
-      cpu.set(key(s, scenario), list);
-    }
-  }
-}
+const cpu = await alternateSlices({
+  servers,
+  pools,
+  scenarios,
+  rounds,
+  perSlice,
+  requestBytes,
+  verbose: values.verbose,
+});
 console.log(
   `${adapter}, node ${process.version}, ${rounds} rounds × ${perSlice} requests per slice, ${connections} connections`,
 );
 console.log('scenario\tdist\tCPU µs/req (median; min–max)\t× raw by CPU');
 for (const scenario of scenarios) {
   for (const s of servers) {
-    const list = cpu.get(key(s, scenario));
-    const raw = cpu.get(key(s, 'raw'));
+    const list = cpu.get(sliceKey(s, scenario));
+    const raw = cpu.get(sliceKey(s, 'raw'));
     const ratio = raw ? (median(raw) / median(list)).toFixed(3) : '';
     console.log(
       `${scenario}\t${s.dist}\t${median(list).toFixed(1)} (${Math.min(...list).toFixed(1)}–${Math.max(...list).toFixed(1)})\t${ratio}`,

@@ -23,7 +23,7 @@ import { dirname, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { client, requestMaker, slice } from './raw-socket-load.mjs';
+import { alternateSlices, client, median, requestMaker, slice, sliceKey } from './raw-socket-load.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -102,10 +102,7 @@ new PerformanceObserver((list) => {
 const servers = [];
 for (const [i, dist] of cores.entries()) servers.push(await serve(dist, Number(values.port) + i));
 const pools = servers.map((s) => Array.from({ length: connections }, () => client(s.port)));
-const cpu = new Map();
 const alloc = new Map();
-const key = (s, scenario) => `${scenario}\t${s.dist}`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (values['heap-profile']) {
   const { Session } = await import('node:inspector/promises');
@@ -142,46 +139,41 @@ if (values['heap-profile']) {
   for (const x of servers) x.server.close();
   process.exit(0);
 }
-// Warm-up: every variant and scenario.
-for (const [i, s] of servers.entries())
-  for (const scenario of scenarios) await slice(pools[i], requestBytes, scenario, s.port, perSlice);
-for (let round = 0; round < rounds; round++) {
-  for (const scenario of scenarios) {
-    const order = round % 2 ? [...servers.keys()].reverse() : [...servers.keys()];
-    for (const i of order) {
-      const s = servers[i];
-      const before = process.cpuUsage();
-      await slice(pools[i], requestBytes, scenario, s.port, perSlice);
-      const used = process.cpuUsage(before);
-      if (values.verbose) console.error(round, scenario, s.dist, ((used.user + used.system) / perSlice).toFixed(1));
-      const list = cpu.get(key(s, scenario)) ?? [];
-      list.push((used.user + used.system) / perSlice);
-      cpu.set(key(s, scenario), list);
-      if (globalThis.gc && allocWindow > 0) {
-        globalThis.gc();
-        await new Promise((ok) => setTimeout(ok, 20)); // (gc entries are delivered asynchronously)
-        const gcsBefore = gcs;
-        const heap = process.memoryUsage().heapUsed;
-        await slice(pools[i], requestBytes, scenario, s.port, allocWindow);
-        const grown = process.memoryUsage().heapUsed - heap;
-        await new Promise((ok) => setTimeout(ok, 20));
-        if (values.verbose) console.error(scenario, 'GCs in window:', gcs - gcsBefore, 'heap grown:', grown);
-        if (gcs === gcsBefore) {
-          const a = alloc.get(key(s, scenario)) ?? [];
-          a.push(grown / allocWindow);
-          alloc.set(key(s, scenario), a);
-        }
-      }
-    }
+/** Bytes allocated per request over a window of `allocWindow` after a full GC; a window that saw a GC is dropped. */
+async function allocationWindow(i, scenario) {
+  if (!globalThis.gc || allocWindow <= 0) return;
+  const s = servers[i];
+  globalThis.gc();
+  await new Promise((ok) => setTimeout(ok, 20)); // (gc entries are delivered asynchronously)
+  const gcsBefore = gcs;
+  const heap = process.memoryUsage().heapUsed;
+  await slice(pools[i], requestBytes, scenario, s.port, allocWindow);
+  const grown = process.memoryUsage().heapUsed - heap;
+  await new Promise((ok) => setTimeout(ok, 20));
+  if (values.verbose) console.error(scenario, 'GCs in window:', gcs - gcsBefore, 'heap grown:', grown);
+  if (gcs === gcsBefore) {
+    const a = alloc.get(sliceKey(s, scenario)) ?? [];
+    a.push(grown / allocWindow);
+    alloc.set(sliceKey(s, scenario), a);
   }
 }
+const cpu = await alternateSlices({
+  servers,
+  pools,
+  scenarios,
+  rounds,
+  perSlice,
+  requestBytes,
+  verbose: values.verbose,
+  afterSlice: allocationWindow,
+});
 console.log(`node ${process.version}, ${rounds} rounds × ${perSlice} requests per slice, ${connections} connections`);
 console.log('scenario\tcore\tCPU µs/req (median; min–max)\tbytes/req (median of GC-free windows)\t× raw by CPU');
 for (const scenario of scenarios) {
   for (const s of servers) {
-    const list = cpu.get(key(s, scenario));
-    const raw = cpu.get(key(s, 'raw'));
-    const a = alloc.get(key(s, scenario)) ?? [];
+    const list = cpu.get(sliceKey(s, scenario));
+    const raw = cpu.get(sliceKey(s, 'raw'));
+    const a = alloc.get(sliceKey(s, scenario)) ?? [];
     const ratio = raw ? (median(raw) / median(list)).toFixed(3) : '';
     console.log(
       `${scenario}\t${s.dist}\t${median(list).toFixed(1)} (${Math.min(...list).toFixed(1)}–${Math.max(...list).toFixed(1)})\t${a.length ? `${Math.round(median(a))} (${a.length} windows)` : 'n/a'}\t${ratio}`,

@@ -66,3 +66,44 @@ export async function slice(clients, requestBytes, scenario, port, total) {
     }),
   );
 }
+
+export const sliceKey = (server, scenario) => `${scenario}\t${server.dist}`;
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * A warm-up slice of every variant and scenario, then `rounds` of one slice each, the variants' order reversed every
+ * other round. Returns CPU µs per request (this process, server and client) per `sliceKey`; `afterSlice(i, scenario)`
+ * runs after each measured slice of variant `i` (per-request.mjs measures its allocation window there).
+ */
+export async function alternateSlices({
+  servers,
+  pools,
+  scenarios,
+  rounds,
+  perSlice,
+  requestBytes,
+  verbose,
+  afterSlice,
+}) {
+  const cpu = new Map();
+  for (const [i, s] of servers.entries())
+    for (const scenario of scenarios) await slice(pools[i], requestBytes, scenario, s.port, perSlice);
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of scenarios) {
+      const order = round % 2 ? [...servers.keys()].reverse() : [...servers.keys()];
+      for (const i of order) {
+        const s = servers[i];
+        const before = process.cpuUsage();
+        await slice(pools[i], requestBytes, scenario, s.port, perSlice);
+        const used = process.cpuUsage(before);
+        const perRequest = (used.user + used.system) / perSlice;
+        if (verbose) console.error(round, scenario, s.dist, perRequest.toFixed(1));
+        const list = cpu.get(sliceKey(s, scenario)) ?? [];
+        list.push(perRequest);
+        cpu.set(sliceKey(s, scenario), list);
+        await afterSlice?.(i, scenario);
+      }
+    }
+  }
+  return cpu;
+}
