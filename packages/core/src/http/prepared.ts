@@ -260,7 +260,13 @@ class EventStreamResponse extends LazyResponse {
 
   /** The frames' stream in a real Response: `body`, the readers and `clone()` (a tee) read it. */
   protected makeFull(): Response {
-    return new Response(this.stream(), { status: this.status, statusText: this.statusText, headers: this.headers });
+    // The header record as it is, as TextResponse does: `@hono/node-server` writes it with `writeHead` instead of
+    // filling and walking a `Headers` (docs/performance.md, "Fetch-host streams").
+    return new Response(this.stream(), {
+      status: this.status,
+      statusText: this.statusText,
+      headers: LazyResponse.headersInit(this),
+    });
   }
 }
 

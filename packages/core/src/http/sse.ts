@@ -46,55 +46,98 @@ const endOfTurn = (): Promise<typeof TURN_ENDED> =>
   ));
 
 /**
- * A pull-based byte stream of SSE frames: it waits for the consumer (backpressure) and cleans up on cancel. The frames
- * the source has ready within one turn of the event loop leave as one chunk, which a host writes in one go (one
- * socket write instead of one per event: docs/performance.md, "Hot-path tricks").
+ * A pull-based byte stream of SSE frames: it waits for the consumer (backpressure) and cleans up on cancel. Frames the
+ * source already has (`ready()`) are joined without a promise each, and what is ready leaves at once as one chunk: the
+ * stream's start takes the first frame with those that followed it, and a stream the agent has finished by then is
+ * closed there, so a host reads it in one go (one read, one socket write, no keep-alive timer). After a wait, the
+ * frames that follow within the same turn of the event loop are joined too (a source that cannot say what it has
+ * ready). docs/performance.md, "Hot-path tricks" (SSE frames on Fetch hosts).
  */
 export function sseStream(options: SseOptions): ReadableStream<Uint8Array> {
   let timer: ReturnType<typeof setInterval> | undefined;
   let finished = false;
+  // The source said it is over (`ready()` answered `null`, or `next()` done).
+  let ended = false;
   // A next() that had not settled when the last batch left: the next pull starts with it.
   let waiting: Promise<IteratorResult<string>> | undefined;
+  // The frames taken for the chunk being made (start and pull never overlap).
+  let batch = '';
   const stop = () => {
     finished = true;
     if (timer) clearInterval(timer);
   };
+  /** Adds the frames the source already has to the batch. Not while a `next()` waits: its frame comes first. */
+  const takeReady = () => {
+    if (waiting || !options.ready) return;
+    while (batch.length < SSE_BATCH_BYTES) {
+      const frame = options.ready();
+      if (frame == null) {
+        ended = frame === null;
+        return;
+      }
+      batch += frame;
+    }
+  };
+  /** Enqueues the batch (with the error frame, after a failure) and closes when the source is over. */
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, error?: { error: unknown }) => {
+    if (error) {
+      batch += options.errorFrame(error.error);
+      ended = true;
+    }
+    const chunk = batch;
+    batch = '';
+    if (chunk) controller.enqueue(encoder.encode(chunk));
+    if (ended) {
+      stop();
+      controller.close();
+    }
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(options.first));
+      batch = options.first;
       options.first = ''; // sent: not held for the stream's life
+      try {
+        takeReady();
+      } catch (error) {
+        send(controller, { error });
+        return;
+      }
+      controller.enqueue(encoder.encode(batch));
+      batch = '';
+      if (ended) {
+        stop();
+        controller.close();
+        return;
+      }
       timer = setInterval(() => {
         if (!finished) controller.enqueue(encoder.encode(KEEP_ALIVE_FRAME));
       }, options.keepAliveMs);
       (timer as { unref?: () => void }).unref?.();
     },
     async pull(controller) {
-      let batch = '';
       try {
-        let next = await (waiting ?? options.rest.next());
-        waiting = undefined;
-        while (!finished && !next.done) {
-          batch += next.value;
-          if (batch.length >= SSE_BATCH_BYTES) break;
-          const following = options.rest.next();
-          const settled = await Promise.race([following, endOfTurn()]);
-          if (settled === TURN_ENDED) {
-            waiting = following;
-            break;
+        takeReady();
+        if (!batch && !ended) {
+          // Nothing ready: wait for the next frame, and join those that follow it within this turn.
+          let next = await (waiting ?? options.rest.next());
+          waiting = undefined;
+          while (!finished && !next.done) {
+            batch += next.value;
+            takeReady();
+            if (ended || batch.length >= SSE_BATCH_BYTES) break;
+            const following = options.rest.next();
+            const settled = await Promise.race([following, endOfTurn()]);
+            if (settled === TURN_ENDED) {
+              waiting = following;
+              break;
+            }
+            next = settled;
           }
-          next = settled;
+          if (next.done) ended = true;
         }
-        if (finished) return;
-        if (batch) controller.enqueue(encoder.encode(batch));
-        if (next.done) {
-          stop();
-          controller.close();
-        }
+        if (!finished) send(controller);
       } catch (error) {
-        if (finished) return;
-        stop();
-        controller.enqueue(encoder.encode(batch + options.errorFrame(error)));
-        controller.close();
+        if (!finished) send(controller, { error });
       }
     },
     async cancel() {
