@@ -59,6 +59,7 @@ const ADAPTER = [
   'isPrepared',
   'plainResponse',
   'requestRefusal',
+  'responseFrames',
 ];
 
 /** `@a2a/core/errors`: the root's own error names, nothing of the engine. */

@@ -15,6 +15,7 @@ import {
   forwardedOrigin,
   isPrepared,
   plainResponse,
+  responseFrames,
   type ToWebRequestOptions,
 } from '@a2a/core/adapter';
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono';
@@ -62,8 +63,28 @@ export function a2aMiddleware<E extends Env = Env>(
     const response = await a2a.handle(request, { pathname: path.slice(prefix.length) || '/', context });
     if (!response) return next();
     // Read through Node's request, core answers with the bridge's lazy responses: as plain ones for the host.
-    return isPrepared(request) ? plainResponse(response) : response;
+    if (!isPrepared(request)) return response;
+    if (responseFrames(response)) streamStartInOneWrite(c.env);
+    return plainResponse(response);
   };
+}
+
+/**
+ * On `@hono/node-server`, an event stream's status line and headers leave in one socket write with its first chunk:
+ * node-server writes the headers on their own (`flushHeaders`) before it reads the body, so the connection's writes
+ * are held (`cork`) until the microtasks that answer this request have run (node-server's header write, its read of
+ * the frames already there, the end of a stream that is already over), then go as one (docs/performance.md,
+ * "Fetch-host streams"). A chunk that comes later (a slow agent's next event, a compressed body) is written as it
+ * comes, after the hold; nothing waits for another turn of the event loop.
+ */
+function streamStartInOneWrite(env: unknown): void {
+  const outgoing = nodeBindings(env)?.outgoing as { cork?: unknown; uncork?: unknown } | undefined;
+  const host = (globalThis as { process?: { nextTick?: (run: () => void) => void } }).process;
+  if (typeof outgoing?.cork !== 'function' || typeof outgoing.uncork !== 'function' || !host?.nextTick) return;
+  const held = outgoing as { cork(): void; uncork(): void };
+  held.cork();
+  // A tick queued from a microtask runs once the microtask queue is empty: after node-server's writes for this answer.
+  host.nextTick(() => held.uncork());
 }
 
 /** The A2A routes as a Hono sub-app: `app.route('/a2a', a2aHono(a2a))`, or `app.route('/', ...)` with a `basePath`. */

@@ -2,11 +2,23 @@
 // second Request) and hands node-server plain responses it writes in one call. What the Web path did must still
 // hold: the app's other routes get their body, middleware sees and changes the answer, a body read first still works.
 import type { Server } from 'node:http';
-import { client, createFixture, type Listening, listen, read, sse, userMessage } from '@a2a/adapter-testsuite';
+import type { Socket } from 'node:net';
+import {
+  client,
+  createFixture,
+  eventually,
+  type Listening,
+  listen,
+  read,
+  sse,
+  userMessage,
+  within,
+} from '@a2a/adapter-testsuite';
 import type { MountableHandler } from '@a2a/core';
 import { isPrepared } from '@a2a/core/adapter';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { a2aHono, a2aMiddleware } from '../src/index.js';
 
@@ -103,6 +115,90 @@ describe('@a2a/hono on @hono/node-server', () => {
     );
     expect(sent.body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(bridged).toEqual([false]);
+  });
+});
+
+/** The server side's socket writes, each as the text that left in it (what the Writable hands its `_write`/`_writev`). */
+function recordWrites(target: Server): string[] {
+  const writes: string[] = [];
+  target.on('connection', (socket: Socket) => {
+    type Chunks = { chunk: unknown }[];
+    const raw = socket as unknown as {
+      _write(chunk: unknown, encoding: string, done: () => void): void;
+      _writev(chunks: Chunks, done: () => void): void;
+    };
+    const write = raw._write.bind(socket);
+    const writev = raw._writev.bind(socket);
+    raw._write = (chunk, encoding, done) => {
+      writes.push(String(chunk));
+      write(chunk, encoding, done);
+    };
+    raw._writev = (chunks, done) => {
+      writes.push(chunks.map((c) => String(c.chunk)).join(''));
+      writev(chunks, done);
+    };
+  });
+  return writes;
+}
+
+describe('@a2a/hono streams on @hono/node-server', () => {
+  it("sends a stream's status line and headers with its first event in one socket write; later events follow", async () => {
+    const fixture = createFixture(undefined, { basePath: '/a2a' });
+    const app = new Hono();
+    app.use(a2aMiddleware(fixture.a2a));
+    const host = createAdaptorServer({ fetch: app.fetch }) as Server;
+    const writes = recordWrites(host);
+    server = await listen(host);
+
+    const answer = await client(`${server.url}/a2a`).rpcFetch(
+      'SendStreamingMessage',
+      { message: userMessage('gated slow') },
+      { 'a2a-version': '1.0', accept: 'text/event-stream' },
+    );
+    const events = sse(answer);
+    const first = await within(events.next(), 3000, 'first event');
+    expect(first?.id).toBe('1');
+    expect(JSON.parse(first?.data ?? '{}').result.task.id).toBeTruthy();
+    // node-server flushes the headers on their own before it reads the body: held until the first chunk is written.
+    expect(writes[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\nid: 1\ndata: /);
+    const working = await within(events.next(), 3000, 'working');
+    expect(JSON.parse(working?.data ?? '{}').result.statusUpdate.status.state).toBe('TASK_STATE_WORKING');
+
+    // The agent's later events (after the hold) still leave, each when it comes: this one before the next exists.
+    fixture.release('slow');
+    const chunk = await within(events.next(), 3000, 'the artifact');
+    expect(JSON.parse(chunk?.data ?? '{}').result.artifactUpdate.artifact.parts[0].text).toBe('chunk 1');
+    fixture.release('slow-2');
+    const rest = await within(events.rest(), 3000, 'the end');
+    expect(JSON.parse(rest.at(-1)?.data ?? '{}').result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    // Separate events with consecutive ids.
+    const ids = [first, working, chunk, ...rest].map((e) => Number(e?.id));
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+  });
+
+  it("keeps an earlier middleware's headers (CORS) on a stream, and releases it when the client leaves mid-stream", async () => {
+    const fixture = createFixture(undefined, { basePath: '/a2a' });
+    const app = new Hono();
+    app.use(cors({ origin: 'https://app.example' }));
+    app.use(a2aMiddleware(fixture.a2a));
+    server = await listen(createAdaptorServer({ fetch: app.fetch }) as Server);
+
+    const abort = new AbortController();
+    const answer = await client(`${server.url}/a2a`).rpcFetch(
+      'SendStreamingMessage',
+      { message: userMessage('gated left') },
+      { 'a2a-version': '1.0', accept: 'text/event-stream', origin: 'https://app.example' },
+      abort.signal,
+    );
+    expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const first = JSON.parse((await within(sse(answer).next(), 3000, 'first event'))?.data ?? '{}');
+    const taskId: string = first.result.task.id;
+    expect(fixture.openSubscriptions(taskId)).toBeGreaterThan(0);
+    abort.abort();
+    await eventually(() => fixture.openSubscriptions(taskId) === 0, 3000);
+    fixture.release('left');
+    fixture.release('left-2');
   });
 });
 
