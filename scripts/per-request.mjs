@@ -3,7 +3,7 @@
 //
 //   node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 scripts/per-request.mjs [--core packages/core/dist] [--core <other dist>]
 //        [--scenarios raw,card,send,stream] [--rounds 7] [--requests 3000] [--connections 16] [--alloc 400]
-//        [--heap-profile] [--verbose]
+//        [--heap-profile [--top 45]] [--verbose]
 //
 // Each `--core` (a built `@a2a/core` dist folder; default the checkout's) serves the bench's echo agent
 // (apps/bench/dist/echo-agent.js, `pnpm --dir apps/bench build`) through its own Node bridge on a `node:http` server
@@ -40,6 +40,8 @@ const { values } = parseArgs({
     // Instead of the A/B: sample the allocations (collected ones too) of `--requests` requests of the first scenario
     // on the first core and print the top allocating functions (self bytes per request).
     'heap-profile': { type: 'boolean', default: false },
+    // How many of the top allocating functions `--heap-profile` prints.
+    top: { type: 'string', default: '45' },
   },
 });
 const cores = values.core?.length ? values.core : ['packages/core/dist'];
@@ -133,7 +135,7 @@ if (values['heap-profile']) {
   };
   walk(profile.head, []);
   console.log(`${scenario}: ~${Math.round(total / perSlice)} B sampled per request (server and client)`);
-  for (const [where, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 45))
+  for (const [where, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
     console.log(`${String(Math.round(bytes / perSlice)).padStart(6)} B  ${where}`);
   for (const pool of pools) for (const c of pool) c.close();
   for (const x of servers) x.server.close();

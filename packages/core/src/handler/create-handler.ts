@@ -105,6 +105,14 @@ class HandlerRuntime {
   private readonly declaredExtensions: ReadonlySet<string>;
   private readonly extraInterfaces: AgentInterface[] = [];
   private readonly cards: VersionedCardRoutes;
+  private lastCards: { baseUrl: string; publish: (card: AgentCardInput) => AgentCard } | undefined;
+  private lastVersions:
+    | {
+        version: string | undefined;
+        dialect: JsonRpcVersionRouter | undefined;
+        versions: JsonRpcVersionRouter | undefined;
+      }
+    | undefined;
 
   constructor(options: A2AHandlerOptions) {
     const engine = options?.requestHandler ?? new A2ARequestHandler(requireEngineOptions(options));
@@ -197,11 +205,21 @@ class HandlerRuntime {
     return (await this.handle(request, handleOptions)) ?? new Response('Not Found', { status: 404 });
   }
 
-  /** A request answered, or `undefined` when it is not one of ours. */
-  async handle(request: Request, handleOptions?: HandleOptions): Promise<Response | undefined> {
-    const response = await this.route(request, handleOptions);
-    // Our Node bridge reads the lazy responses' body beside them; every other host gets plain Responses.
-    return response && !isPrepared(request) ? plainResponse(response) : response;
+  /**
+   * A request answered, or `undefined` when it is not one of ours. Not an async function: our Node bridge's request
+   * gets `route`'s own promise (an async frame and its hops per request less, issue 39, docs/performance.md
+   * "Hot-path tricks"); every other host gets plain Responses.
+   */
+  handle(request: Request, handleOptions?: HandleOptions): Promise<Response | undefined> {
+    let routed: ReturnType<HandlerRuntime['route']>;
+    try {
+      routed = this.route(request, handleOptions);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Our Node bridge reads the lazy responses' body beside them.
+    if (isPrepared(request)) return routed instanceof Promise ? routed : Promise.resolve(routed);
+    return Promise.resolve(routed).then((response) => response && plainResponse(response));
   }
 
   /**
@@ -338,10 +356,13 @@ class HandlerRuntime {
       }
       // The adapter's caller (the framework's auth) wins; the handler's own hook fills what it left out.
       const given = handleOptions.context ?? {};
-      served =
-        this.contextHook && !given.user
-          ? this.serveHooked(request, url, given, telemetry, matched)
-          : this.dispatch(request, url, given, undefined, telemetry, matched);
+      if (this.contextHook && !given.user) served = this.serveHooked(request, url, given, telemetry, matched);
+      else {
+        served = this.dispatch(request, url, given, undefined, telemetry, matched);
+        // JSON-RPC answers its own failures (`serveJsonRpc` never rejects): no `then` and hop for a failure that
+        // cannot come (issue 39, docs/performance.md "Per request").
+        if (route.wire === 'jsonrpc') return served;
+      }
     } catch (error) {
       return this.failed(request, matched.route, telemetry, error);
     }
@@ -392,13 +413,10 @@ class HandlerRuntime {
       requestDisconnect(request), // the Node bridge's request view makes its signal on first read
       headers,
     );
-    const env: OperationEnv = { handler: engine, call, publishCard: this.publishCard(baseUrl), telemetry };
+    const env: OperationEnv = { handler: engine, call, publishCard: this.cardsFor(baseUrl), telemetry };
     // Written out: on Node 20 a spread followed by new keys costs ~2 µs (V8 makes a fresh map each time).
     const { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors } = this.settings;
-    const { lazy, versionRouter } = this;
-    const versions = lazy.dialectRpc
-      ? chainJsonRpcRouters([lazy.dialectRpc, versionRouter?.(version)])
-      : versionRouter?.(version);
+    const versions = this.versionsFor(version);
     const routeSettings = { maxBodyBytes, maxJsonDepth, keepAliveMs, earlyErrors, onError, headers, versions };
     switch (route.wire) {
       case 'jsonrpc':
@@ -410,6 +428,29 @@ class HandlerRuntime {
       case 'dialect':
         return route.route.serve(request, url, env, routeSettings);
     }
+  }
+
+  /**
+   * `publishCard(baseUrl)`, the last base URL's kept: nearly every request has the same one, and each call makes a
+   * closure (issue 39, docs/performance.md "Per request"). One entry, so a client's Host header cannot grow it.
+   */
+  private cardsFor(baseUrl: string): (card: AgentCardInput) => AgentCard {
+    const last = this.lastCards;
+    if (last?.baseUrl === baseUrl) return last.publish;
+    const publish = this.publishCard(baseUrl);
+    this.lastCards = { baseUrl, publish };
+    return publish;
+  }
+
+  /** The JSON-RPC version router for a requested version, the last one's kept (as {@link cardsFor}). */
+  private versionsFor(version: string | undefined): JsonRpcVersionRouter | undefined {
+    const { lazy, versionRouter } = this;
+    const dialect = lazy.dialectRpc;
+    const last = this.lastVersions;
+    if (last && last.version === version && last.dialect === dialect) return last.versions;
+    const versions = dialect ? chainJsonRpcRouters([dialect, versionRouter?.(version)]) : versionRouter?.(version);
+    this.lastVersions = { version, dialect, versions };
+    return versions;
   }
 
   /** A thrown or rejected operation: an A2A error answered as it is, anything else reported and answered Internal. */

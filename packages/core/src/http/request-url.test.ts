@@ -38,6 +38,15 @@ describe('parseRequestUrl', () => {
     expect([...fast.searchParams]).toEqual([...real.searchParams]);
   });
 
+  it('answers each URL for itself when the last one is kept, the same one twice included', () => {
+    for (const href of ['http://a.example/x', 'http://a.example/x', 'http://a.example/y', 'http://b.example/x']) {
+      const { origin, pathname } = parseRequestUrl(href);
+      expect({ origin, pathname }).toEqual({ origin: new URL(href).origin, pathname: new URL(href).pathname });
+    }
+    parseRequestUrl('http://a.example/x');
+    expect(() => parseRequestUrl('http://a.example:65536/x')).toThrow(TypeError);
+  });
+
   it('leaves invalid URLs to new URL(), which rejects them', () => {
     expect(() => parseRequestUrl('http://a.example:65536/x')).toThrow(TypeError);
   });

@@ -33,12 +33,22 @@ export interface RequestTarget {
  */
 export function requestTarget(url: string): RequestTarget {
   const slash = url.indexOf('/', url.indexOf('//') + 2);
+  const end = slash < 0 ? url.length : slash;
+  // The last scheme and authority that parsed, not parsed again: a server's requests mostly share one (the parse
+  // and its strings cost ~0.5 KB per request, issue 39, docs/performance.md "Per request").
+  if (end === parsedAuthority.length && url.startsWith(parsedAuthority)) return { url };
   // Only the authority needs checking (Node's parser already refused bad request targets); `/` keeps the cheap path.
-  if (parses(slash < 0 ? `${url}/` : `${url.slice(0, slash)}/`)) return { url };
+  if (parses(slash < 0 ? `${url}/` : `${url.slice(0, slash)}/`)) {
+    parsedAuthority = url.slice(0, end);
+    return { url };
+  }
   const path = slash < 0 ? '/' : url.slice(slash);
   const standIn = parses(`http://invalid.invalid${path}`) ? `http://invalid.invalid${path}` : 'http://invalid.invalid/';
   return { url: standIn, refusal: requestRefusal('host') };
 }
+
+/** The scheme and authority {@link requestTarget} last found to parse (`''`: none yet; no URL is that short). */
+let parsedAuthority = '';
 
 function parses(url: string): boolean {
   try {

@@ -5,9 +5,12 @@ import type { A2ALog } from '../telemetry/logger.js';
 import type { AgentExecutor } from './agent-executor.js';
 import { endsTurn } from './call-stream.js';
 import type { Execution } from './execution.js';
-import type { ExecutionCoordinator } from './execution-coordinator.js';
+import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { retryOnConflict, retryWhileUnavailable } from './store-retry.js';
 import type { Subscription } from './task-subscription.js';
+
+/** The local coordinator's lease: nothing to release. */
+const NO_LEASE = { release: () => {} };
 
 /** A shutdown's failing write that keeps losing races to the agent's own writes gives up after this many. */
 const ABANDON_ATTEMPTS = 50;
@@ -46,18 +49,25 @@ export class ExecutionRegistry {
     return this.#closed !== undefined;
   }
 
-  /** Holds the execution's lease until its turn is over, it is aborted, or it can no longer write. */
-  track(execution: Execution): void {
+  /**
+   * Tracks the execution, then starts it: holds its lease until its turn is over, it is aborted, or it can no longer
+   * write. Tracked first, so the task an agent creates in `execute()`'s synchronous part is created after that.
+   */
+  start(execution: Execution): void {
     const { taskId } = execution;
     const { coordinator, executor, log } = this.options;
     this.#executions.add(taskId, execution);
-    const lease = coordinator.track({
-      taskId,
-      abort: (reason) => {
-        execution.abort(reason);
-        Promise.resolve(executor.cancel?.(execution)).catch((error: unknown) => log.error(error));
-      },
-    });
+    // The local coordinator holds no lease: no tracked view and no closure for it (issue 39, docs/performance.md).
+    const lease =
+      coordinator === localExecutionCoordinator
+        ? NO_LEASE
+        : coordinator.track({
+            taskId,
+            abort: (reason) => {
+              execution.abort(reason);
+              Promise.resolve(executor.cancel?.(execution)).catch((error: unknown) => log.error(error));
+            },
+          });
     // Forget the execution once its task is finished or it returned with the task waiting for the client, or once it
     // is aborted (canceled, or it gave up on an unavailable store): no lease outlives an execution that cannot write.
     let released = false;
@@ -69,18 +79,28 @@ export class ExecutionRegistry {
       if (this.#executions.size === 0) this.#onDrained?.();
     };
     execution.onAbort = release;
-    void execution.settled
-      .then(() => {
+    try {
+      execution.start();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const failed = (error: unknown) => {
+      log.error(error, { taskId });
+      release();
+    };
+    // One `then`, not a `then` and a `catch` (a promise and a reaction per request less, issue 39).
+    void execution.settled.then(() => {
+      try {
         // Its own last event left the task finished or waiting for the client: no read needed (and no async frame:
         // the common case settles here, docs/performance.md "Hot-path tricks").
         const last = execution.lastState;
-        if (last && (isTerminal(last) || isInterrupted(last))) return release();
-        return this.#releaseWhenDone(execution, release);
-      })
-      .catch((error) => {
-        log.error(error, { taskId });
-        release();
-      });
+        if (last && (isTerminal(last) || isInterrupted(last))) release();
+        else this.#releaseWhenDone(execution, release).catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }, failed);
   }
 
   /** After `execute()` returned with the task still running (background work): release when the task finishes. */

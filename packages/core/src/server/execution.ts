@@ -98,14 +98,8 @@ export class Execution implements AgentContext {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly state: Record<string, unknown> | undefined;
   readonly protocolVersion: string;
-  readonly first: Promise<FirstOutcome>;
   /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
-  settled: Promise<void> = Promise.resolve();
-  /**
-   * Resolves when the agent's turn is over. A blocking SendMessage waits on this rather than on a store subscription:
-   * every event of the turn is written by this execution, so the store's fan-out is not needed to learn of it.
-   */
-  readonly turnEnded: Promise<TurnEnd>;
+  settled: Promise<void> = DONE;
 
   /** Made when the executor first reads `signal`: an AbortSignal costs microseconds, and most executors never do. */
   private controller: AbortController | undefined;
@@ -117,13 +111,24 @@ export class Execution implements AgentContext {
   /** `setMetadata` before the task was stored: the new task's metadata. */
   private createdMetadata: Record<string, unknown> | undefined;
   private version: number;
-  private chain: Promise<unknown> = Promise.resolve();
+  private chain: Promise<unknown> = DONE;
   /** Steps enqueued and not yet settled (0: `chain` is settled). */
   private queued = 0;
-  private resolveFirst!: (outcome: FirstOutcome) => void;
-  private rejectFirst!: (error: unknown) => void;
+  /**
+   * The first outcome once known (or `firstError`), and the turn's end: plain fields, their promises made only when
+   * someone asks before they are known (`first`, `turnEnded`). A blocking SendMessage whose agent publishes in its
+   * first synchronous run reads the outcome without a promise (issue 39, docs/performance.md "Per request").
+   */
+  private firstOutcome: FirstOutcome | undefined;
+  private firstError: { error: unknown } | undefined;
+  private firstPromise: Promise<FirstOutcome> | undefined;
+  private settleFirst: { resolve(outcome: FirstOutcome): void; reject(error: unknown): void } | undefined;
+  private turnEnd: TurnEnd | undefined;
+  private turnPromise: Promise<TurnEnd> | undefined;
+  private resolveTurn: ((end: TurnEnd) => void) | undefined;
   private replied = false;
-  private endTurn!: (end: TurnEnd) => void;
+  /** {@link start} was called: a step may run at once even before the task is stored (see `enqueue`). */
+  private started = false;
   private lastWritten: TaskState | undefined;
   /** The executor's span (when tracing), and when this turn began (for the task duration). */
   private span: ExecutorSpan | undefined;
@@ -168,15 +173,58 @@ export class Execution implements AgentContext {
     this.pushConfig = target.pushConfig;
     this.responseHeaders = responseHeadersOf(call);
     this.onStored = onStored;
-    this.first = new Promise((resolve, reject) => {
-      this.resolveFirst = resolve;
-      this.rejectFirst = reject;
-    });
-    this.first.catch(() => {}); // awaiting it still throws
-    this.turnEnded = new Promise((resolve) => {
-      this.endTurn = resolve;
-    });
-    if (existing) this.resolveFirst({ stored: existing });
+    if (existing) this.firstOutcome = { stored: existing };
+  }
+
+  /** The agent's first outcome: its message, or the task stored. Rejects when the task could not be stored. */
+  get first(): Promise<FirstOutcome> {
+    if (this.firstPromise) return this.firstPromise;
+    const { firstOutcome, firstError } = this;
+    let promise: Promise<FirstOutcome>;
+    if (firstOutcome) promise = Promise.resolve(firstOutcome);
+    else if (firstError) promise = Promise.reject(firstError.error);
+    else promise = new Promise((resolve, reject) => (this.settleFirst = { resolve, reject }));
+    promise.catch(() => {}); // awaiting it still throws
+    this.firstPromise = promise;
+    return promise;
+  }
+
+  /** {@link first}'s outcome when it is already known (`undefined` while pending or when it failed). */
+  get firstNow(): FirstOutcome | undefined {
+    return this.firstOutcome;
+  }
+
+  /**
+   * Resolves when the agent's turn is over. A blocking SendMessage waits on this rather than on a store subscription:
+   * every event of the turn is written by this execution, so the store's fan-out is not needed to learn of it.
+   */
+  get turnEnded(): Promise<TurnEnd> {
+    this.turnPromise ??= this.turnEnd
+      ? Promise.resolve(this.turnEnd)
+      : new Promise((resolve) => {
+          this.resolveTurn = resolve;
+        });
+    return this.turnPromise;
+  }
+
+  /** The first outcome (the first call wins, as a promise's resolve). */
+  private resolveFirst(outcome: FirstOutcome): void {
+    if (this.firstOutcome || this.firstError) return;
+    this.firstOutcome = outcome;
+    this.settleFirst?.resolve(outcome);
+  }
+
+  private rejectFirst(error: unknown): void {
+    if (this.firstOutcome || this.firstError) return;
+    this.firstError = { error };
+    this.settleFirst?.reject(error);
+  }
+
+  /** The turn's end (the first call wins). */
+  private endTurn(end: TurnEnd): void {
+    if (this.turnEnd) return;
+    this.turnEnd = end;
+    this.resolveTurn?.(end);
   }
 
   get signal(): AbortSignal {
@@ -201,8 +249,9 @@ export class Execution implements AgentContext {
     return this.version;
   }
 
-  /** Starts `execute()`; an exception fails the task. */
+  /** Starts `execute()`; an exception fails the task. Called by the registry once it tracks the execution. */
   start(): void {
+    this.started = true;
     // Traced: `execute()` runs with its own span active, so the agent's spans (LLM calls, HTTP) nest under it.
     this.span = startExecutorSpan(this);
     this.settled = this.span ? this.span.run(() => this.run()) : this.run();
@@ -409,11 +458,12 @@ export class Execution implements AgentContext {
    * cannot crash the process with an unhandled rejection; awaiting it still throws. */
   private enqueue<T>(step: () => Promise<T>): Promise<T> {
     let result: Promise<T>;
-    if (this.queued === 0 && this.stored && !this.aborted) {
+    if (this.queued === 0 && (this.stored || this.started) && !this.aborted) {
       // Nothing queued and the task stored: the step runs now rather than a microtask later behind a settled chain
       // (three promises and two hops less per event; later calls still queue behind it, so the order is the same).
-      // Not before the task is stored: its creation stays after the request handler tracked the execution.
-      // docs/performance.md, "Hot-path tricks".
+      // Before the task is stored only once started (the registry tracks an execution before it starts it, so the
+      // task's creation stays after that): a turn's first step then runs inside `execute()`'s synchronous part and a
+      // blocking SendMessage finds its outcome without a promise. docs/performance.md, "Hot-path tricks".
       try {
         result = step();
       } catch (error) {

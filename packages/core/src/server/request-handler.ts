@@ -150,14 +150,29 @@ export class A2ARequestHandler {
     }
     if (started instanceof Promise) return this.sendMessageLater(started, request, call);
     const { execution } = started;
-    return execution.first.then((first) => {
-      if ('message' in first) return { message: first.message };
-      return execution.turnEnded.then((end) => {
-        // The turn ended with this execution's own write: the in-memory store holds that version (no read).
-        const stored = end === 'paused' ? this.store.peek?.(execution.taskId, execution.storedVersion) : undefined;
-        if (!stored) return this.answerLater(execution, end, request, call);
-        return { task: viewTask(stored.task, { historyLength: request.configuration?.historyLength }) };
-      });
+    // An agent that published in `execute()`'s synchronous part (the first step runs at once): its outcome is known
+    // now, and the answer is one `then` on the turn's end instead of a second one adopting it (issue 39).
+    const known = execution.firstNow;
+    if (known)
+      return 'message' in known
+        ? Promise.resolve({ message: known.message })
+        : this.turnAnswer(execution, request, call);
+    return execution.first.then((first) =>
+      'message' in first ? { message: first.message } : this.turnAnswer(execution, request, call),
+    );
+  }
+
+  /** A blocking SendMessage's task once its turn is over. */
+  private turnAnswer(
+    execution: Execution,
+    request: SendMessageRequest,
+    call: CallContext,
+  ): Promise<SendMessageResponse> {
+    return execution.turnEnded.then((end) => {
+      // The turn ended with this execution's own write: the in-memory store holds that version (no read).
+      const stored = end === 'paused' ? this.store.peek?.(execution.taskId, execution.storedVersion) : undefined;
+      if (!stored) return this.answerLater(execution, end, request, call);
+      return { task: viewTask(stored.task, { historyLength: request.configuration?.historyLength }) };
     });
   }
 
@@ -473,8 +488,7 @@ export class A2ARequestHandler {
   }
 
   private run(execution: Execution, subscription: LazySubscription): Started {
-    execution.start();
-    this.running.track(execution);
+    this.running.start(execution);
     return { execution, subscription };
   }
 

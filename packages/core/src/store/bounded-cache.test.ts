@@ -15,6 +15,17 @@ describe('BoundedCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('peek reads without marking the entry used', () => {
+    const removed: string[] = [];
+    const cache = new BoundedCache<string, number>({ max: 2, onRemove: (_, key) => removed.push(key) });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.peek('a')).toBe(1); // a stays the least recent
+    cache.set('c', 3);
+    expect(removed).toEqual(['a']);
+    expect(cache.peek('a')).toBeUndefined();
+  });
+
   it('re-storing the same value is no removal; a different value is', () => {
     const removed: number[] = [];
     const cache = new BoundedCache<string, { n: number }>({ max: 2, onRemove: (value) => removed.push(value.n) });

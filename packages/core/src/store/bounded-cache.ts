@@ -57,6 +57,15 @@ export class BoundedCache<K, V> {
     return slot.value;
   }
 
+  /**
+   * The value without marking it used; `undefined` when absent or expired. For a read right after the caller's own
+   * write, which already marked it: moving a key again is a Map delete and set (issue 39, docs/performance.md).
+   */
+  peek(key: K): V | undefined {
+    const slot = this.slots.get(key);
+    return slot !== undefined && (slot.expires === 0 || slot.expires > Date.now()) ? slot.value : undefined;
+  }
+
   /** Whether a live entry exists (does not change its recency). */
   has(key: K): boolean {
     const slot = this.slots.get(key);

@@ -130,7 +130,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
    * copy: the engine copies it at once (`viewTask`) into its answer; a caller must not change it or keep it.
    */
   peek(taskId: string, version: number): StoredTask | undefined {
-    const entry = this.tasks.get(taskId);
+    // (Its recency not moved again: the write it follows did.)
+    const entry = this.tasks.peek(taskId);
     return entry?.version === version ? { task: entry.task, version } : undefined;
   }
 
