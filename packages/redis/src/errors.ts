@@ -41,11 +41,14 @@ export function connectionError(error: unknown, url: string | undefined): Error 
   return new Error(`@a2a/redis: cannot connect to Redis at ${where}: ${reason}`, { cause: error });
 }
 
-/** A start-up error for a Redis Cluster node: this release needs a standalone server (README, "Redis Cluster"). */
+/** A Cluster node opened in standalone mode: `RedisTaskStore.connect()` and `createRedisTaskStore()` then retry in Cluster mode. */
+export class ClusterNodeError extends Error {}
+
+/** A start-up error for a Redis Cluster node opened in standalone mode (README, "Redis Cluster"). */
 export function clusterError(url: string | undefined): Error {
   const where = url === undefined ? 'the client passed in' : describeUrl(url);
-  return new Error(
-    `@a2a/redis: ${where} is a Redis Cluster node; this release needs a standalone Redis or Valkey (with replicas if you like): a status write and the stream tail span several hash slots`,
+  return new ClusterNodeError(
+    `@a2a/redis: ${where} is a Redis Cluster node; the standalone mode's status writes and stream tail span several hash slots: pass a Cluster client with \`cluster: true\`, or a url (the Cluster mode is then chosen at start-up)`,
   );
 }
 

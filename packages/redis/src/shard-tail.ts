@@ -1,0 +1,124 @@
+import type { Cluster } from 'ioredis';
+import type { LogSubscription } from './log-subscription.js';
+
+export interface ShardTailOptions {
+  /** A Cluster client of its own with `shardedSubscribers: true`: one subscriber connection per master node. */
+  connection: Cluster;
+  /** The task's wake-up channel (in the task's hash slot: keys.ts). */
+  channel(taskId: string): string;
+  /** The task's version (its newest seq), or `undefined` when it does not exist: the periodic check's read. */
+  version(taskId: string): Promise<number | undefined>;
+  /** How often every tailed task's version is checked against its subscriptions (ms). */
+  checkMs: number;
+  onError(error: unknown): void;
+}
+
+interface Tailed {
+  channel: string;
+  subscriptions: Set<LogSubscription>;
+}
+
+/**
+ * The Cluster mode's cross-instance fan-out (the standalone one is {@link StreamTail}'s multi-key XREAD, which a
+ * Cluster refuses across slots). Every append publishes its seq on the task's shard channel in the same script
+ * (scripts.ts, APPEND_PUBLISH); this instance SSUBSCRIBEs to the channels of the tasks it has subscribers for, and a
+ * message only wakes them: each reads its log from its own cursor (XRANGE), so a message lost or repeated changes
+ * nothing but latency. Messages can be lost (a subscriber connection that drops, a failover, the gap before an
+ * SSUBSCRIBE is acknowledged), so the subscriptions are also woken after every (re)subscription, and every `checkMs`
+ * each tailed task's version is read (one HGET) and compared with its subscriptions' cursors.
+ * Connections: one subscriber per master node, whatever the number of open streams.
+ */
+export class ShardTail {
+  private readonly byTask = new Map<string, Tailed>();
+  private readonly byChannel = new Map<string, string>();
+  private readonly timer: ReturnType<typeof setInterval>;
+  private closed = false;
+  private checking = false;
+  private failing = false;
+
+  constructor(private readonly options: ShardTailOptions) {
+    const { connection } = options;
+    connection.on('smessage', (channel: string, seq: string) => {
+      const taskId = this.byChannel.get(channel);
+      if (taskId !== undefined) this.wake(taskId, Number(seq));
+    });
+    // A subscriber (re)connected and subscribed again: what was published meanwhile is read from the logs.
+    connection.on('subscribersReady', () => this.wakeAll());
+    connection.on('+subscriber', () => this.wakeAll());
+    this.timer = setInterval(() => void this.check(), options.checkMs);
+    this.timer.unref?.();
+  }
+
+  /** Number of tasks tailed (tests). */
+  get size(): number {
+    return this.byTask.size;
+  }
+
+  add(subscription: LogSubscription): void {
+    const { taskId } = subscription;
+    let tailed = this.byTask.get(taskId);
+    if (!tailed) {
+      const channel = this.options.channel(taskId);
+      tailed = { channel, subscriptions: new Set() };
+      this.byTask.set(taskId, tailed);
+      this.byChannel.set(channel, taskId);
+      // Entries written between the subscription's first read and the SSUBSCRIBE are announced to nobody: read again.
+      this.options.connection.ssubscribe(channel).then(
+        () => this.wake(taskId),
+        (error: unknown) => this.failed(error),
+      );
+    }
+    tailed.subscriptions.add(subscription);
+  }
+
+  remove(subscription: LogSubscription): void {
+    const tailed = this.byTask.get(subscription.taskId);
+    if (!tailed) return;
+    tailed.subscriptions.delete(subscription);
+    if (tailed.subscriptions.size > 0) return;
+    this.byTask.delete(subscription.taskId);
+    this.byChannel.delete(tailed.channel);
+    if (!this.closed) this.options.connection.sunsubscribe(tailed.channel).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.options.connection.disconnect();
+  }
+
+  private wake(taskId: string, seq?: number): void {
+    for (const sub of this.byTask.get(taskId)?.subscriptions ?? []) sub.wake(seq);
+  }
+
+  private wakeAll(): void {
+    for (const taskId of this.byTask.keys()) this.wake(taskId);
+  }
+
+  private failed(error: unknown): void {
+    if (this.closed) return;
+    if (!this.failing) this.options.onError(error);
+    this.failing = true;
+  }
+
+  /** The safety net for lost messages: a tailed task whose version is past a subscription's cursor wakes it. */
+  private async check(): Promise<void> {
+    if (this.checking || this.closed || this.byTask.size === 0) return;
+    this.checking = true;
+    try {
+      const ids = [...this.byTask.keys()];
+      const versions = await Promise.all(ids.map((id) => this.options.version(id)));
+      ids.forEach((id, i) => {
+        const version = versions[i];
+        // Gone (expired): woken without a seq, so a waiting subscription reads, finds no task and ends.
+        if (version === undefined) this.wake(id);
+        else this.wake(id, version);
+      });
+      this.failing = false;
+    } catch (error) {
+      this.failed(error);
+    } finally {
+      this.checking = false;
+    }
+  }
+}
