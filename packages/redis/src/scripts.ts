@@ -104,11 +104,13 @@ const APPEND = `${APPEND_WRITE}
 return {1, nv}`;
 
 /**
- * APPEND with a wake-up for the Cluster mode's stream tail (shard-tail.ts): the new seq published on the task's shard
- * channel (KEYS[6], in the task's slot), in the same script as the write, so no written entry goes unannounced.
+ * APPEND with a wake-up for the Cluster mode's stream tail (shard-tail.ts), published on the task's shard channel
+ * (KEYS[6], in the task's slot) in the same script as the write, so no written entry goes unannounced. The message is
+ * the record itself, a JSON array [seq, state, contextId, event]: the subscribers take it without reading the stream
+ * (docs/performance.md, "Nineteenth session: Redis Cluster").
  */
 const APPEND_PUBLISH = `${APPEND_WRITE}
-redis.call('SPUBLISH', KEYS[6], nv)
+redis.call('SPUBLISH', KEYS[6], '[' .. nv .. ',' .. cjson.encode(ARGV[2]) .. ',' .. cjson.encode(c) .. ',' .. ARGV[5] .. ']')
 return {1, nv}`;
 
 /**

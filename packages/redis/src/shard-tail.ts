@@ -1,3 +1,4 @@
+import type { TaskEvent, TaskEventRecord, TaskState } from '@a2a/core';
 import type { Cluster } from 'ioredis';
 import type { LogSubscription } from './log-subscription.js';
 
@@ -20,10 +21,10 @@ interface Tailed {
 
 /**
  * The Cluster mode's cross-instance fan-out (the standalone one is {@link StreamTail}'s multi-key XREAD, which a
- * Cluster refuses across slots). Every append publishes its seq on the task's shard channel in the same script
- * (scripts.ts, APPEND_PUBLISH); this instance SSUBSCRIBEs to the channels of the tasks it has subscribers for, and a
- * message only wakes them: each reads its log from its own cursor (XRANGE), so a message lost or repeated changes
- * nothing but latency. Messages can be lost (a subscriber connection that drops, a failover, the gap before an
+ * Cluster refuses across slots). Every append publishes its record on the task's shard channel in the same script
+ * (scripts.ts, APPEND_PUBLISH); this instance SSUBSCRIBEs to the channels of the tasks it has subscribers for and
+ * offers them the record; a subscription that is behind it (or a message it cannot read) reads its log from its own
+ * cursor (XRANGE), so a message lost or repeated changes nothing but latency. Messages can be lost (a subscriber connection that drops, a failover, the gap before an
  * SSUBSCRIBE is acknowledged), so the subscriptions are also woken after every (re)subscription, and every `checkMs`
  * each tailed task's version is read (one HGET) and compared with its subscriptions' cursors.
  * Connections: one subscriber per master node, whatever the number of open streams.
@@ -38,9 +39,14 @@ export class ShardTail {
 
   constructor(private readonly options: ShardTailOptions) {
     const { connection } = options;
-    connection.on('smessage', (channel: string, seq: string) => {
+    connection.on('smessage', (channel: string, message: string) => {
       const taskId = this.byChannel.get(channel);
-      if (taskId !== undefined) this.wake(taskId, Number(seq));
+      if (taskId === undefined) return;
+      const record = parseRecord(taskId, message);
+      if (!record) return this.wake(taskId);
+      // The record itself (APPEND_PUBLISH): offered, so no read of the stream per subscriber; a subscription behind
+      // it holds it and reads the gap (LogSubscription.offer).
+      for (const sub of this.byTask.get(taskId)?.subscriptions ?? []) sub.offer(record);
     });
     // A subscriber (re)connected and subscribed again: what was published meanwhile is read from the logs.
     connection.on('subscribersReady', () => this.wakeAll());
@@ -120,5 +126,17 @@ export class ShardTail {
     } finally {
       this.checking = false;
     }
+  }
+}
+
+/** A published record, `[seq, state, contextId, event]`; `undefined` for anything else (then a wake-up). */
+function parseRecord(taskId: string, message: string): TaskEventRecord | undefined {
+  try {
+    const [seq, state, contextId, event] = JSON.parse(message) as [number, TaskState, string, TaskEvent];
+    if (!Number.isInteger(seq) || typeof state !== 'string' || typeof contextId !== 'string' || !event)
+      return undefined;
+    return { taskId, contextId, seq, event, state };
+  } catch {
+    return undefined;
   }
 }
