@@ -39,7 +39,7 @@ export interface RedisTaskStoreOptions {
   url?: string;
   /**
    * Your own ioredis client instead of `url` (then `close()` leaves it open): a `Redis` (standalone Redis or Valkey)
-   * or, with `cluster: true`, a `Cluster`. Its options then decide how a lost connection fails requests: ioredis's
+   * or a `Cluster` (the Cluster mode). Its options then decide how a lost connection fails requests: ioredis's
    * defaults (`maxRetriesPerRequest: 20`, no `commandTimeout`) hold a request through many reconnect attempts instead
    * of answering 503 within seconds.
    */
@@ -47,7 +47,8 @@ export interface RedisTaskStoreOptions {
   /**
    * Redis Cluster mode (README, "Redis Cluster"): per-slot scripts, the ListTasks index and running marks as steps of
    * their own, a sharded pub/sub stream tail. `createRedisTaskStore()` and `RedisTaskStore.connect()` choose it
-   * themselves when `url` is a Cluster node (`INFO cluster`); `false` refuses a Cluster node instead.
+   * themselves when `url` is a Cluster node (`INFO cluster`), and so does a `Cluster` as `client`; `false` refuses a
+   * Cluster node instead.
    */
   cluster?: boolean;
   /** Further ioredis options for the connections this store opens from `url`. */
@@ -144,7 +145,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   constructor(options: RedisTaskStoreOptions = {}) {
     this.url = options.client ? undefined : (options.url ?? DEFAULT_URL);
     this.ownsClient = !options.client;
-    this.cluster = options.cluster === true;
+    // A `Cluster` passed in is the Cluster mode (ioredis marks its clients with `isCluster`).
+    this.cluster = options.cluster ?? options.client?.isCluster === true;
     const commandTimeout = options.commandTimeoutMs ?? 5000;
     this.connectTimeoutMs = options.redisOptions?.connectTimeout ?? 5000;
     const base: RedisOptions = {

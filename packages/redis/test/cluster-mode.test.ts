@@ -1,5 +1,6 @@
 import { eventually } from '@a2a/adapter-testsuite';
 import { newTask, type TaskState } from '@a2a/core';
+import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTaskStore, RedisTaskStore, type RedisTaskStoreSetup } from '../src/index.js';
 import { clusterUrl, keySlots } from './cluster.js';
@@ -38,6 +39,21 @@ describe.runIf(clusterUrl)('the Cluster mode', () => {
       expect(other.cluster).toBe(true);
     } finally {
       await other.close();
+    }
+  });
+
+  it('is the mode of a store given an ioredis Cluster as its client (left open by close())', async () => {
+    const seed = new URL(url);
+    const client = new Cluster([{ host: seed.hostname, port: Number(seed.port) }], { lazyConnect: true });
+    try {
+      const own = await RedisTaskStore.connect({ client, keyPrefix: freshPrefix('cclient'), onError: () => {} });
+      expect(own.cluster).toBe(true);
+      await own.create(newTask('mine', 'ctx', message('mine'), new Date().toISOString()), 'o');
+      expect((await own.list('o', { pageSize: 10 })).tasks.map((t) => t.id)).toEqual(['mine']);
+      await own.close();
+      expect(await client.ping()).toBe('PONG');
+    } finally {
+      client.disconnect();
     }
   });
 
