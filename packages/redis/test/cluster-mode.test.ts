@@ -113,6 +113,31 @@ describe.runIf(clusterUrl)('the Cluster mode', () => {
     expect(JSON.parse((await store.client.hget(store.keys.owner('bob').meta, 'crashed')) as string).v).toBe(3);
   });
 
+  it('drops, on a ListTasks page, an entry whose task a crash left unindexed as finished and which then expired', async () => {
+    await store.create(newTask('gone', 'ctx', message('gone'), new Date().toISOString()), 'carol');
+    // Killed after the task's COMPLETED (with a 150 ms TTL) and before its index step: the entry has no expiry.
+    const keys = store.keys.task('gone');
+    const stored = await store.get('gone');
+    const done = { ...stored?.task, status: status('TASK_STATE_COMPLETED').status };
+    await store.script(
+      'a2aAppendPublish',
+      [keys.task, keys.log, keys.push, keys.pushOrder, keys.pushState, keys.wake],
+      [
+        1,
+        'TASK_STATE_COMPLETED',
+        done.status.timestamp,
+        JSON.stringify(done),
+        JSON.stringify(status('TASK_STATE_COMPLETED')),
+        150,
+      ],
+    );
+    await eventually(async () => ((await store.client.exists(keys.task)) === 0 ? true : undefined));
+    const first = await store.list('carol', { pageSize: 10 });
+    expect(first.tasks).toEqual([]);
+    expect((await store.list('carol', { pageSize: 10 })).totalSize).toBe(0);
+    expect(await store.client.hget(store.keys.owner('carol').meta, 'gone')).toBeNull();
+  });
+
   it('lists a task id used again after the finished task expired, not hidden by the old entry of a higher version', async () => {
     const short = await RedisTaskStore.connect({
       url,
