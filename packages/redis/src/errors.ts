@@ -10,8 +10,10 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
   'ECONNABORTED',
 ]);
-// Server replies that mean "not now" (loading after a restart, a replica during failover, a cluster reshaping).
-const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF)\b/;
+// Server replies that mean "not now" (loading after a restart, a replica during failover, a cluster reshaping;
+// NOSCRIPT: a restarted server lost its scripts, and ioredis's one resend met it again: the script did not run, and
+// the socket is marked for EVAL, so the caller's retry loads it).
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF|NOSCRIPT)\b/;
 
 /** True for errors of a lost, refused or timed-out Redis connection, or a server that cannot serve right now. */
 export function isConnectionError(error: unknown): boolean {

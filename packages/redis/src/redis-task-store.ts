@@ -178,14 +178,16 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       this.log.error(error, LOG_FIELDS, 'stream tail lost its connection (reconnecting)');
     if (this.cluster) {
       // Sharded pub/sub wake-ups (shard-tail.ts): one subscriber connection per master node.
-      const connection = (this.client as Cluster).duplicate([], {
-        lazyConnect: true,
-        shardedSubscribers: true,
-        redisOptions: { connectionName: 'a2a-stream-tail' },
-      });
-      connection.on('error', ignore);
       this.tail = new ShardTail({
-        connection,
+        connect: () => {
+          const connection = (this.client as Cluster).duplicate([], {
+            lazyConnect: true,
+            shardedSubscribers: true,
+            redisOptions: { connectionName: 'a2a-stream-tail' },
+          });
+          connection.on('error', ignore);
+          return connection;
+        },
         channel: (taskId) => this.keys.task(taskId).wake,
         version: async (taskId) => {
           const v = await this.client.hget(this.keys.task(taskId).task, 'v');

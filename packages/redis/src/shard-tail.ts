@@ -3,8 +3,11 @@ import type { Cluster } from 'ioredis';
 import type { LogSubscription } from './log-subscription.js';
 
 export interface ShardTailOptions {
-  /** A Cluster client of its own with `shardedSubscribers: true`: one subscriber connection per master node. */
-  connection: Cluster;
+  /**
+   * A new Cluster client of the tail's own with `shardedSubscribers: true` (one subscriber connection per master
+   * node): one at the start, and another whenever the one in use has gone deaf (see {@link ShardTail}).
+   */
+  connect(): Cluster;
   /** The task's wake-up channel (in the task's hash slot: keys.ts). */
   channel(taskId: string): string;
   /** The task's version (its newest seq), or `undefined` when it does not exist: the periodic check's read. */
@@ -17,6 +20,12 @@ export interface ShardTailOptions {
 interface Tailed {
   channel: string;
   subscriptions: Set<LogSubscription>;
+  /** The newest seq a message announced (or, from the first check on, the version then). */
+  heard: number;
+  /** Checked once: `heard` counts from the version the first check read. */
+  checked: boolean;
+  /** The version the last check found past `heard`: still past it at the next check means deaf. */
+  behind: number | undefined;
 }
 
 /**
@@ -24,35 +33,70 @@ interface Tailed {
  * Cluster refuses across slots). Every append publishes its record on the task's shard channel in the same script
  * (scripts.ts, APPEND_PUBLISH); this instance SSUBSCRIBEs to the channels of the tasks it has subscribers for and
  * offers them the record; a subscription that is behind it (or a message it cannot read) reads its log from its own
- * cursor (XRANGE), so a message lost or repeated changes nothing but latency. Messages can be lost (a subscriber connection that drops, a failover, the gap before an
- * SSUBSCRIBE is acknowledged), so the subscriptions are also woken after every (re)subscription, and every `checkMs`
- * each tailed task's version is read (one HGET) and compared with its subscriptions' cursors.
+ * cursor (XRANGE), so a message lost or repeated changes nothing but latency. Messages can be lost (a subscriber
+ * connection that drops, a failover, the gap before an SSUBSCRIBE is acknowledged), so the subscriptions are also
+ * woken after every (re)subscription, and every `checkMs` each tailed task's version is read (one HGET) and compared
+ * with its subscriptions' cursors. ioredis does not always subscribe again after its subscriber connections drop
+ * (several nodes' at once: packages/redis/test/cluster-restart.test.ts), so a version that a check finds past what
+ * the task's messages announced, and that the next check finds still unannounced, means the client is deaf: the tail
+ * opens a new one, subscribes to every channel there and drops the old one.
  * Connections: one subscriber per master node, whatever the number of open streams.
  */
 export class ShardTail {
   private readonly byTask = new Map<string, Tailed>();
   private readonly byChannel = new Map<string, string>();
   private readonly timer: ReturnType<typeof setInterval>;
+  private connection: Cluster;
   private closed = false;
   private checking = false;
   private failing = false;
+  /** New clients opened because the one in use went deaf (tests). */
+  reconnects = 0;
 
   constructor(private readonly options: ShardTailOptions) {
-    const { connection } = options;
+    this.connection = this.open();
+    this.timer = setInterval(() => void this.check(), options.checkMs);
+    this.timer.unref?.();
+  }
+
+  private open(): Cluster {
+    const connection = this.options.connect();
     connection.on('smessage', (channel: string, message: string) => {
+      if (connection !== this.connection) return;
       const taskId = this.byChannel.get(channel);
-      if (taskId === undefined) return;
+      const tailed = taskId === undefined ? undefined : this.byTask.get(taskId);
+      if (taskId === undefined || !tailed) return;
       const record = parseRecord(taskId, message);
       if (!record) return this.wake(taskId);
+      if (record.seq > tailed.heard) tailed.heard = record.seq;
       // The record itself (APPEND_PUBLISH): offered, so no read of the stream per subscriber; a subscription behind
       // it holds it and reads the gap (LogSubscription.offer).
-      for (const sub of this.byTask.get(taskId)?.subscriptions ?? []) sub.offer(record);
+      for (const sub of tailed.subscriptions) sub.offer(record);
     });
     // A subscriber (re)connected and subscribed again: what was published meanwhile is read from the logs.
     connection.on('subscribersReady', () => this.wakeAll());
     connection.on('+subscriber', () => this.wakeAll());
-    this.timer = setInterval(() => void this.check(), options.checkMs);
-    this.timer.unref?.();
+    return connection;
+  }
+
+  /** Entries written between the subscription's first read and the SSUBSCRIBE are announced to nobody: read again. */
+  private subscribe(taskId: string, channel: string): void {
+    this.connection.ssubscribe(channel).then(
+      () => this.wake(taskId),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  /** A new client subscribed to every channel, then the deaf one dropped. */
+  private reconnect(): void {
+    const deaf = this.connection;
+    this.reconnects++;
+    this.connection = this.open();
+    for (const [taskId, tailed] of this.byTask) {
+      tailed.behind = undefined;
+      this.subscribe(taskId, tailed.channel);
+    }
+    deaf.disconnect();
   }
 
   /** Number of tasks tailed (tests). */
@@ -65,14 +109,10 @@ export class ShardTail {
     let tailed = this.byTask.get(taskId);
     if (!tailed) {
       const channel = this.options.channel(taskId);
-      tailed = { channel, subscriptions: new Set() };
+      tailed = { channel, subscriptions: new Set(), heard: 0, checked: false, behind: undefined };
       this.byTask.set(taskId, tailed);
       this.byChannel.set(channel, taskId);
-      // Entries written between the subscription's first read and the SSUBSCRIBE are announced to nobody: read again.
-      this.options.connection.ssubscribe(channel).then(
-        () => this.wake(taskId),
-        (error: unknown) => this.failed(error),
-      );
+      this.subscribe(taskId, channel);
     }
     tailed.subscriptions.add(subscription);
   }
@@ -84,13 +124,13 @@ export class ShardTail {
     if (tailed.subscriptions.size > 0) return;
     this.byTask.delete(subscription.taskId);
     this.byChannel.delete(tailed.channel);
-    if (!this.closed) this.options.connection.sunsubscribe(tailed.channel).catch(() => {});
+    if (!this.closed) this.connection.sunsubscribe(tailed.channel).catch(() => {});
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    this.options.connection.disconnect();
+    this.connection.disconnect();
   }
 
   private wake(taskId: string, seq?: number): void {
@@ -114,13 +154,25 @@ export class ShardTail {
     try {
       const ids = [...this.byTask.keys()];
       const versions = await Promise.all(ids.map((id) => this.options.version(id)));
+      let deaf = false;
       ids.forEach((id, i) => {
         const version = versions[i];
+        const tailed = this.byTask.get(id);
         // Gone (expired): woken without a seq, so a waiting subscription reads, finds no task and ends.
-        if (version === undefined) this.wake(id);
-        else this.wake(id, version);
+        if (version === undefined || !tailed) return this.wake(id);
+        if (!tailed.checked) {
+          tailed.checked = true;
+          tailed.heard = Math.max(tailed.heard, version);
+        } else {
+          // The version the last check found unannounced is still unannounced a whole interval later: no message
+          // in flight takes that long.
+          if (tailed.behind !== undefined && tailed.heard < tailed.behind) deaf = true;
+          tailed.behind = version > tailed.heard ? version : undefined;
+        }
+        this.wake(id, version);
       });
       this.failing = false;
+      if (deaf && !this.closed) this.reconnect();
     } catch (error) {
       this.failed(error);
     } finally {

@@ -1,5 +1,6 @@
 import { isA2AError, newTask, type TaskEvent, type TaskEventRecord } from '@a2a/core';
 import { eventually, message } from '@a2a/store-testsuite/cluster';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTaskStore } from '../src/index.js';
 import { clusterUrl, type OwnCluster, startOwnCluster } from './cluster.js';
@@ -91,6 +92,81 @@ describe.runIf(clusterUrl && hasServerBinary)('a Redis Cluster node restarts und
       for (const seq of acknowledged) expect(logged.has(seq)).toBe(true);
       const listed = await reader.list('o', { pageSize: 10, status: 'TASK_STATE_COMPLETED' });
       expect(listed.tasks.map((t) => t.id)).toEqual([id]);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  }, 60_000);
+
+  it('a subscriber whose shard pub/sub connections are all killed at once subscribes again and misses nothing', async () => {
+    const prefix = freshPrefix('ckill');
+    const writer = await RedisTaskStore.connect({ url: cluster.url, keyPrefix: prefix, onError: () => {} });
+    // Checks every 300 ms: ioredis does not always subscribe again after losing several nodes' subscriber
+    // connections at once, and the check is what notices (shard-tail.ts).
+    const reader = await RedisTaskStore.connect({
+      url: cluster.url,
+      keyPrefix: prefix,
+      blockMs: 300,
+      onError: () => {},
+    });
+    const ids = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
+    try {
+      const ts = new Date().toISOString();
+      for (const id of ids) {
+        const first = { ...message('go'), role: 'ROLE_USER' as const, taskId: id, contextId: 'ctx' };
+        await writer.create(newTask(id, 'ctx', first, ts), 'o');
+      }
+      const seen = new Map<string, number[]>(ids.map((id) => [id, []]));
+      const done = ids.map(async (id) => {
+        for await (const record of reader.subscribe(id, 1)) seen.get(id)?.push(record.seq);
+      });
+      const chunk = (i: number): TaskEvent => ({
+        kind: 'artifact',
+        artifact: { artifactId: 'out', parts: [{ text: `${i},` }] },
+        append: i > 0,
+      });
+      // Subscribed: every followed task's channel has this reader's subscriber on its node.
+      const subscribers = async (id: string) => {
+        const channel = reader.keys.task(id).wake;
+        const admin = new Redis((await cluster.nodeOf(channel)).url);
+        try {
+          return ((await admin.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number])[1];
+        } finally {
+          admin.disconnect();
+        }
+      };
+      const subscribed = async () => (await Promise.all(ids.map(subscribers))).every((n) => n === 1);
+      let version = 1;
+      const writeAll = async () => {
+        await Promise.all(ids.map((id) => writer.append(id, version, chunk(version - 1))));
+        version++;
+      };
+      for (let i = 0; i < 10; i++) await writeAll();
+      await eventually(() => ids.every((id) => (seen.get(id)?.length ?? 0) >= 10) || undefined);
+      expect(await subscribed()).toBe(true);
+      // Every sharded subscriber connection on every node (only this file's stores use this cluster).
+      let killed = 0;
+      for (const node of cluster.nodes) {
+        const admin = new Redis(node.url);
+        killed += Number(await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub'));
+        admin.disconnect();
+      }
+      // Writing on, a chunk per task every 100 ms, until the reader has subscribed again everywhere.
+      for (let tries = 0; !(await subscribed()); tries++) {
+        if (tries > 100) throw new Error('the reader did not subscribe again');
+        await writeAll();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (let i = 0; i < 5; i++) await writeAll();
+      const last = version;
+      await Promise.all(
+        ids.map((id) =>
+          writer.append(id, last, { kind: 'status', status: { state: 'TASK_STATE_COMPLETED', timestamp: ts } }),
+        ),
+      );
+      await Promise.all(done);
+      expect(killed).toBeGreaterThan(0);
+      for (const id of ids) expect(seen.get(id)).toEqual(Array.from({ length: last }, (_, i) => i + 2));
     } finally {
       await writer.close();
       await reader.close();
