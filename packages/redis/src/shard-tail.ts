@@ -159,7 +159,10 @@ export class ShardTail {
         const version = versions[i];
         const tailed = this.byTask.get(id);
         // Gone (expired): woken without a seq, so a waiting subscription reads, finds no task and ends.
-        if (version === undefined || !tailed) return this.wake(id);
+        if (version === undefined || !tailed) {
+          this.wake(id);
+          return;
+        }
         if (!tailed.checked) {
           tailed.checked = true;
           tailed.heard = Math.max(tailed.heard, version);
