@@ -22,7 +22,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // With a Valkey server (`.ci/run` starts one: A2A_TEST_VALKEY_URL, A2A_VALKEY_SERVER), @a2a/redis's whole suite
-    // runs a second time on it, fault tests included (they start valkey-server processes of their own).
+    // runs a second time on it, fault tests included (they start valkey-server processes of their own), and its
+    // Cluster tests on a Valkey cluster (A2A_TEST_VALKEY_CLUSTER_URL) instead of the Redis one.
     ...(valkeyUrl && {
       projects: [
         // A project's include is added to the root's (arrays merge), so the root has none when there are projects.
@@ -36,6 +37,8 @@ export default defineConfig({
               A2A_TEST_REDIS_URL: valkeyUrl,
               A2A_TEST_REDIS_ENGINE: 'valkey',
               A2A_REDIS_SERVER: process.env.A2A_VALKEY_SERVER ?? 'valkey-server',
+              // The Cluster tests on a Valkey cluster (`.ci/run` starts one); without one they are skipped (loudly).
+              A2A_TEST_REDIS_CLUSTER_URL: process.env.A2A_TEST_VALKEY_CLUSTER_URL ?? '',
             },
           },
         },

@@ -6,6 +6,8 @@
 // client is node:http with keep-alive (cheaper than fetch: the client shares the process and its CPU).
 // Each row also prints the CPU per request of this process and of redis-server, and this process's write syscalls
 // per request (HTTP: 2; the store's Redis commands ride in ioredis's auto-pipelined writes, ~0.1 per request).
+// With A2A_BENCH_REDIS_CLUSTER_URL (or A2A_TEST_REDIS_CLUSTER_URL: a Redis Cluster's seed node) two more rows run the
+// store in its Cluster mode, with and without leases (redis-server CPU then summed over the masters).
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,7 +24,7 @@ import {
   type TaskStore,
 } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { RedisExecutionCoordinator, RedisTaskStore } from '../src/index.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 5000);
@@ -39,11 +41,16 @@ function writeCalls(): number {
     return Number.NaN;
   }
 }
-let infoClient: Redis | undefined;
+/** The servers whose CPU the rows report: the standalone one, or a cluster's masters. */
+let infoClients: Redis[] = [];
 async function redisCpuUs(): Promise<number> {
-  const info = (await infoClient?.info('cpu')) ?? '';
-  const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? Number.NaN);
-  return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
+  let sum = 0;
+  for (const client of infoClients) {
+    const info = await client.info('cpu');
+    const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? Number.NaN);
+    sum += (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
+  }
+  return sum;
 }
 
 /** `op` from CONCURRENCY loops: a 1 s warm-up, then DURATION_MS measured; the sorted latencies (ms). */
@@ -205,9 +212,13 @@ const given = process.env.A2A_BENCH_REDIS_URL ?? process.env.A2A_TEST_REDIS_URL;
 const own = given ? undefined : await ownServer();
 const url = (given ?? own?.url) as string;
 const prefix = `a2a-bench-${randomBytes(4).toString('hex')}`;
-infoClient = new Redis(url); // redis-server's CPU is the whole server's: others' load on a shared one counts too
-// BENCH_ROWS=raw,redis (e.g. to profile one row): the rows to run; default all.
-const rows = new Set((process.env.BENCH_ROWS ?? 'memory,raw,redis,leases').split(','));
+const infoClient = new Redis(url); // redis-server's CPU is the whole server's: others' load on a shared one counts too
+infoClients = [infoClient];
+const clusterUrl = process.env.A2A_BENCH_REDIS_CLUSTER_URL ?? process.env.A2A_TEST_REDIS_CLUSTER_URL;
+// BENCH_ROWS=raw,redis (e.g. to profile one row): the rows to run; default all (the cluster rows with a cluster URL).
+const rows = new Set(
+  (process.env.BENCH_ROWS ?? `memory,raw,redis,leases${clusterUrl ? ',cluster,cluster-leases' : ''}`).split(','),
+);
 const memory = rows.has('memory') ? await measure('in-memory', new InMemoryTaskStore()) : Number.NaN;
 const store = await RedisTaskStore.connect({ url, keyPrefix: prefix, finishedTaskTtlMs: 600_000 });
 const raw = rows.has('raw') ? await measureRaw(url, `${prefix}-raw`) : Number.NaN;
@@ -216,18 +227,41 @@ const coordinator = new RedisExecutionCoordinator({ store });
 await coordinator.start();
 const leased = rows.has('leases') ? await measure('redis + leases', store, coordinator) : Number.NaN;
 coordinator.close();
-// Leave the shared server as found: the bench's keys go.
-for (const pattern of [`${prefix}:*`, `${prefix}-raw:*`]) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await store.client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await store.client.unlink(...keys);
-  } while (cursor !== '0');
+/** Leaves a shared server as found: the bench's keys go (UNLINK one key at a time: a Cluster spreads them). */
+async function removeKeys(node: Redis) {
+  for (const pattern of [`${prefix}:*`, `${prefix}-raw:*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      await Promise.all(keys.map((key) => node.unlink(key)));
+    } while (cursor !== '0');
+  }
 }
+await removeKeys(store.client as Redis);
 await store.close();
 infoClient.disconnect();
 own?.stop();
+let clustered = Number.NaN;
+let clusteredLeased = Number.NaN;
+if (clusterUrl && (rows.has('cluster') || rows.has('cluster-leases'))) {
+  const cstore = await RedisTaskStore.connect({ url: clusterUrl, keyPrefix: prefix, finishedTaskTtlMs: 600_000 });
+  if (!cstore.cluster) throw new Error(`${clusterUrl} is not a Redis Cluster node`);
+  const masters = (cstore.client as Cluster).nodes('master');
+  infoClients = masters;
+  if (rows.has('cluster')) clustered = await measure('cluster', cstore);
+  const ccoordinator = new RedisExecutionCoordinator({ store: cstore });
+  await ccoordinator.start();
+  if (rows.has('cluster-leases')) clusteredLeased = await measure('cluster + leases', cstore, ccoordinator);
+  ccoordinator.close();
+  for (const node of masters) await removeKeys(node);
+  await cstore.close();
+}
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
 console.log(`SendMessage on Redis / raw pipeline: ${pct(redis, raw)} (with execution leases: ${pct(leased, raw)})`);
 console.log(`Redis / in-memory: ${pct(redis, memory)} (with execution leases: ${pct(leased, memory)})`);
+if (clusterUrl) {
+  console.log(
+    `Cluster mode / standalone: ${pct(clustered, redis)} (with execution leases: ${pct(clusteredLeased, leased)})`,
+  );
+}

@@ -10,8 +10,10 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
   'ECONNABORTED',
 ]);
-// Server replies that mean "not now" (loading after a restart, a replica during failover, a cluster reshaping).
-const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF)\b/;
+// Server replies that mean "not now" (loading after a restart, a replica during failover, a cluster reshaping;
+// NOSCRIPT: a restarted server lost its scripts, and ioredis's one resend met it again: the script did not run, and
+// the socket is marked for EVAL, so the caller's retry loads it).
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF|NOSCRIPT)\b/;
 
 /** True for errors of a lost, refused or timed-out Redis connection, or a server that cannot serve right now. */
 export function isConnectionError(error: unknown): boolean {
@@ -41,11 +43,14 @@ export function connectionError(error: unknown, url: string | undefined): Error 
   return new Error(`@a2a/redis: cannot connect to Redis at ${where}: ${reason}`, { cause: error });
 }
 
-/** A start-up error for a Redis Cluster node: this release needs a standalone server (README, "Redis Cluster"). */
+/** A Cluster node opened in standalone mode: `RedisTaskStore.connect()` and `createRedisTaskStore()` then retry in Cluster mode. */
+export class ClusterNodeError extends Error {}
+
+/** A start-up error for a Redis Cluster node opened in standalone mode (README, "Redis Cluster"). */
 export function clusterError(url: string | undefined): Error {
   const where = url === undefined ? 'the client passed in' : describeUrl(url);
-  return new Error(
-    `@a2a/redis: ${where} is a Redis Cluster node; this release needs a standalone Redis or Valkey (with replicas if you like): a status write and the stream tail span several hash slots`,
+  return new ClusterNodeError(
+    `@a2a/redis: ${where} is a Redis Cluster node; the standalone mode's status writes and stream tail span several hash slots: pass a Cluster client with \`cluster: true\`, or a url (the Cluster mode is then chosen at start-up)`,
   );
 }
 

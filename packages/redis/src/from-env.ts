@@ -28,11 +28,13 @@ export interface CreateRedisTaskStoreOptions extends RedisTaskStoreOptions {
 
 /**
  * The store and its execution coordinator, connected: `createA2AHandler({ ..., taskStore, coordinator })`. Rejects
- * with `@a2a/redis: cannot connect to Redis at host:port: …` when Redis is unreachable.
+ * with `@a2a/redis: cannot connect to Redis at host:port: …` when Redis is unreachable. A `url` naming a Redis
+ * Cluster node opens the Cluster mode (README, "Redis Cluster").
  */
 export async function createRedisTaskStore(options: CreateRedisTaskStoreOptions = {}): Promise<RedisTaskStoreSetup> {
   const { instanceId, leaseTtlMs, ...storeOptions } = options;
-  const store = new RedisTaskStore(storeOptions);
+  // Connected first: a Cluster node found at start-up opens the store in Cluster mode (RedisTaskStore.connect).
+  const store = await RedisTaskStore.connect(storeOptions);
   const coordinator = new RedisExecutionCoordinator({
     store,
     ...(options.logger && { logger: options.logger }),
@@ -41,7 +43,6 @@ export async function createRedisTaskStore(options: CreateRedisTaskStoreOptions 
     ...(leaseTtlMs && { leaseTtlMs }),
   });
   try {
-    await store.start();
     await coordinator.start();
   } catch (error) {
     coordinator.close();

@@ -1,7 +1,8 @@
 // Key layout. Every key of one task shares the hash tag `{t:<id>}`, every key of one owner's ListTasks index the tag
 // `{o:<owner>}`, and the coordination keys (leases, running tasks) the tag `{coord}`. Every script and multi-key
-// command touches keys of one tag only, except the status writes (scripts.ts: the task, its owner's index and its
-// running mark in one script) and the stream tail's XREAD: standalone Redis only, as the README says.
+// command touches keys of one tag only, except the standalone mode's status writes (scripts.ts: the task, its owner's
+// index and its running mark in one script) and its stream tail's XREAD; the Cluster mode sends neither (README,
+// "Redis Cluster").
 // Ids and owners are escaped (`%`, `{`, `}`), so a `}` in an id cannot end its hash tag early: one-to-one, and
 // ordinary ids are unchanged.
 
@@ -19,6 +20,8 @@ export interface TaskKeys {
   pushOrder: string;
   /** Hash: push config id → delivery state JSON. */
   pushState: string;
+  /** Shard channel (Cluster mode): each append publishes its seq here (SPUBLISH, in the task's slot). */
+  wake: string;
 }
 
 export interface OwnerKeys {
@@ -52,6 +55,7 @@ export class KeySpace {
       push: `${base}:push`,
       pushOrder: `${base}:push-order`,
       pushState: `${base}:push-state`,
+      wake: `${base}:wake`,
     };
   }
 

@@ -7,7 +7,7 @@ import {
   type TrackedExecution,
 } from '@a2a/core';
 import { A2ALog } from '@a2a/core/internal';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { LOG_FIELDS } from './log-fields.js';
 import type { RedisTaskStore } from './redis-task-store.js';
 
@@ -53,7 +53,7 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
   private readonly pendingReleases = new Map<string, boolean>();
   private flushScheduled = false;
   private readonly timer: ReturnType<typeof setInterval>;
-  private readonly subscriber: Redis;
+  private readonly subscriber: Redis | Cluster;
   private readonly log: A2ALog;
   private ticking = false;
   private closed = false;
@@ -67,12 +67,15 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.log = new A2ALog(options.logger, options.onError);
     // Pub/sub needs its own connection; ioredis subscribes again after a reconnect (autoResubscribe).
-    this.subscriber = this.store.client.duplicate({
-      lazyConnect: true,
-      commandTimeout: undefined,
-      maxRetriesPerRequest: null,
-      connectionName: 'a2a-cancel',
-    });
+    const client = this.store.client;
+    this.subscriber = this.store.cluster
+      ? (client as Cluster).duplicate([], { lazyConnect: true, redisOptions: { connectionName: 'a2a-cancel' } })
+      : (client as Redis).duplicate({
+          lazyConnect: true,
+          commandTimeout: undefined,
+          maxRetriesPerRequest: null,
+          connectionName: 'a2a-cancel',
+        });
     this.subscriber.on('error', () => {});
     this.subscriber.on('message', (channel: string, taskId: string) => {
       if (channel === this.store.keys.cancelChannel) this.abortLocal(taskId, 'Task canceled');

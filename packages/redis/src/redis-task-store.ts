@@ -1,3 +1,5 @@
+// Long on purpose: the store's two modes (standalone, and Redis Cluster: README, "Redis Cluster") share its keys,
+// reads, cache and subscriptions, and each write path sits beside the other, so the two are read and changed together.
 import {
   type A2ALogger,
   applyTaskEvent,
@@ -20,24 +22,35 @@ import {
   viewTask,
 } from '@a2a/core';
 import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
-import { Redis, type RedisOptions } from 'ioredis';
-import { clusterError, connectionError, storeError } from './errors.js';
+import { type Cluster, Redis, type RedisOptions } from 'ioredis';
+import { clusterFromUrl } from './cluster-client.js';
+import { indexEntry, markRunning, repairPage } from './cluster-mode.js';
+import { ClusterNodeError, clusterError, connectionError, storeError } from './errors.js';
 import { KeySpace, type TaskKeys } from './keys.js';
 import { LOG_FIELDS } from './log-fields.js';
 import { LogSubscription } from './log-subscription.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
-import { defineScripts, runScript, type ScriptName } from './scripts.js';
+import { defineScripts, type RedisClient, runScript, type ScriptName } from './scripts.js';
+import { ShardTail } from './shard-tail.js';
 import { entryRecord, type StreamEntry, StreamTail } from './stream-tail.js';
 
 export interface RedisTaskStoreOptions {
   /** `redis://[[user]:password@]host:6379[/db]` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
   url?: string;
   /**
-   * Your own ioredis client instead of `url` (then `close()` leaves it open). Standalone Redis or Valkey. Its options
-   * then decide how a lost connection fails requests: ioredis's defaults (`maxRetriesPerRequest: 20`, no
-   * `commandTimeout`) hold a request through many reconnect attempts instead of answering 503 within seconds.
+   * Your own ioredis client instead of `url` (then `close()` leaves it open): a `Redis` (standalone Redis or Valkey)
+   * or a `Cluster` (the Cluster mode). Its options then decide how a lost connection fails requests: ioredis's
+   * defaults (`maxRetriesPerRequest: 20`, no `commandTimeout`) hold a request through many reconnect attempts instead
+   * of answering 503 within seconds.
    */
-  client?: Redis;
+  client?: Redis | Cluster;
+  /**
+   * Redis Cluster mode (README, "Redis Cluster"): per-slot scripts, the ListTasks index and running marks as steps of
+   * their own, a sharded pub/sub stream tail. `createRedisTaskStore()` and `RedisTaskStore.connect()` choose it
+   * themselves when `url` is a Cluster node (`INFO cluster`), and so does a `Cluster` as `client`; `false` refuses a
+   * Cluster node instead.
+   */
+  cluster?: boolean;
   /** Further ioredis options for the connections this store opens from `url`. */
   redisOptions?: RedisOptions;
   /** Prefix of every key and channel. Default `a2a`: several agents share one Redis with different prefixes. */
@@ -108,29 +121,34 @@ const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 5), 
  * instance sees every event once, in order, whichever instance wrote it.
  */
 export class RedisTaskStore implements TaskStore, PushConfigStore {
-  /** The command connection. */
-  readonly client: Redis;
+  /** The command connection (a `Cluster` in Cluster mode). */
+  readonly client: RedisClient;
+  /** Cluster mode (README, "Redis Cluster"). */
+  readonly cluster: boolean;
   readonly keys: KeySpace;
   readonly finishedTaskTtlMs: number;
   /** Set by a coordinator: status writes then keep the running-task index its janitor reads. */
   trackRunning = false;
   private readonly ownsClient: boolean;
   private readonly url: string | undefined;
-  private readonly tailConnection: Redis;
-  private readonly tail: StreamTail;
+  private readonly tail: StreamTail | ShardTail;
   private readonly cache: BoundedCache<string, Current>;
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
   /** When subscribed finished tasks expire (ms since the epoch, from their last read). */
   private readonly expiries = new Map<string, number>();
   private readonly log: A2ALog;
   private closed = false;
+  private readonly connectTimeoutMs: number;
   /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
   private lastConnectionError: Error | undefined;
 
   constructor(options: RedisTaskStoreOptions = {}) {
     this.url = options.client ? undefined : (options.url ?? DEFAULT_URL);
     this.ownsClient = !options.client;
+    // A `Cluster` passed in is the Cluster mode (ioredis marks its clients with `isCluster`).
+    this.cluster = options.cluster ?? options.client?.isCluster === true;
     const commandTimeout = options.commandTimeoutMs ?? 5000;
+    this.connectTimeoutMs = options.redisOptions?.connectTimeout ?? 5000;
     const base: RedisOptions = {
       lazyConnect: true,
       connectTimeout: 5000,
@@ -141,7 +159,11 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       enableAutoPipelining: true,
       ...options.redisOptions,
     };
-    this.client = options.client ?? new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions);
+    this.client =
+      options.client ??
+      (this.cluster
+        ? clusterFromUrl(this.url as string, clusterNodeOptions({ commandTimeout, ...base }))
+        : new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions));
     this.keys = new KeySpace(options.keyPrefix ?? 'a2a');
     this.finishedTaskTtlMs = options.finishedTaskTtlMs ?? DEFAULT_FINISHED_TASK_TTL_MS;
     this.log = new A2ALog(options.logger, options.onError);
@@ -152,33 +174,63 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     this.client.on('error', (error: Error) => {
       this.lastConnectionError = error;
     });
-    // The tail's blocking reads hold their own connection; no command timeout (a read blocks for `blockMs` by design).
-    this.tailConnection = this.client.duplicate({
-      lazyConnect: true,
-      commandTimeout: undefined,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      retryStrategy,
-      connectionName: 'a2a-stream-tail',
-    });
-    this.tailConnection.on('error', ignore);
-    this.tail = new StreamTail({
-      connection: this.tailConnection,
-      unblock: (id) => this.client.client('UNBLOCK', id),
-      blockMs: options.blockMs ?? 5000,
-      onError: (error) => this.log.error(error, LOG_FIELDS, 'stream tail lost its connection (reconnecting)'),
-    });
+    const onTailError = (error: unknown) =>
+      this.log.error(error, LOG_FIELDS, 'stream tail lost its connection (reconnecting)');
+    if (this.cluster) {
+      // Sharded pub/sub wake-ups (shard-tail.ts): one subscriber connection per master node.
+      this.tail = new ShardTail({
+        connect: () => {
+          const connection = (this.client as Cluster).duplicate([], {
+            lazyConnect: true,
+            shardedSubscribers: true,
+            redisOptions: { connectionName: 'a2a-stream-tail' },
+          });
+          connection.on('error', ignore);
+          return connection;
+        },
+        channel: (taskId) => this.keys.task(taskId).wake,
+        version: async (taskId) => {
+          const v = await this.client.hget(this.keys.task(taskId).task, 'v');
+          return v === null ? undefined : Number(v);
+        },
+        checkMs: options.blockMs ?? 5000,
+        onError: onTailError,
+      });
+    } else {
+      // The tail's blocking reads hold their own connection; no command timeout (a read blocks for `blockMs` by design).
+      const connection = (this.client as Redis).duplicate({
+        lazyConnect: true,
+        commandTimeout: undefined,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        retryStrategy,
+        connectionName: 'a2a-stream-tail',
+      });
+      connection.on('error', ignore);
+      this.tail = new StreamTail({
+        connection,
+        unblock: (id) => (this.client as Redis).client('UNBLOCK', id),
+        blockMs: options.blockMs ?? 5000,
+        onError: onTailError,
+      });
+    }
     // Spans and `a2a.store.operation.duration` per call when an OpenTelemetry SDK is registered (else one check).
     instrumentStore(this, 'redis', STORE_CALLS);
   }
 
-  /** Connects, with a clear error when Redis is down (one round trip). */
+  /**
+   * Connects, with a clear error when Redis is down (one round trip). A `url` naming a Cluster node opens the store in
+   * Cluster mode unless `cluster: false`.
+   */
   static async connect(options: RedisTaskStoreOptions = {}): Promise<RedisTaskStore> {
     const store = new RedisTaskStore(options);
     try {
       await store.start();
     } catch (error) {
       await store.close();
+      if (error instanceof ClusterNodeError && options.cluster === undefined && !options.client) {
+        return RedisTaskStore.connect({ ...options, cluster: true });
+      }
       throw error;
     }
     return store;
@@ -187,14 +239,41 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   /** Opens the connection (idempotent) and makes one round trip; rejects with a message naming the server. */
   async start(): Promise<void> {
     let info: string;
+    let state = '';
     try {
-      if (this.client.status === 'wait') await this.client.connect();
+      if (this.client.status === 'wait') await this.connectWithin(this.connectTimeoutMs);
       info = await this.client.info('cluster');
+      if (/^cluster_enabled:1\b/m.test(info)) state = (await this.client.cluster('INFO')) as string;
     } catch (error) {
       throw connectionError(this.lastConnectionError ?? error, this.url);
     }
-    // A Cluster node would refuse the status writes and the tail's XREAD (CROSSSLOT) on the first request: say so now.
-    if (/^cluster_enabled:1\b/m.test(info)) throw clusterError(this.url);
+    const isCluster = /^cluster_enabled:1\b/m.test(info);
+    if (!isCluster && this.cluster)
+      throw connectionError(new Error('not a Redis Cluster node (cluster: true)'), this.url);
+    // A node whose cluster cannot serve (no slots assigned, a majority of masters down) would fail every request.
+    const clusterState = /^cluster_state:(\w+)/m.exec(state)?.[1];
+    if (isCluster && clusterState !== 'ok') {
+      throw connectionError(
+        new Error(`a Redis Cluster node whose cluster_state is ${clusterState ?? 'unknown'}`),
+        this.url,
+      );
+    }
+    // Standalone mode on a Cluster node would be refused (CROSSSLOT) on the first request: say so now (connect() and
+    // createRedisTaskStore() then open the Cluster mode instead).
+    if (isCluster && !this.cluster) throw clusterError(this.url);
+  }
+
+  /** `connect()`, bounded: a Cluster client waits for its slots without limit (a node with none never answers). */
+  private async connectWithin(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not ready within ${ms} ms`)), ms);
+    });
+    try {
+      await Promise.race([this.client.connect(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** One round trip: the readiness route's check (`health` in createA2AHandler). */
@@ -261,6 +340,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private async insert(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
     const state = row.status.state;
     const version = event ? 2 : 1;
+    if (this.cluster) return this.insertInSlots(task, owner, row, event);
     // The task, its ListTasks entry and its running mark in one script: all or nothing.
     const created = await this.script(
       'a2aCreate',
@@ -280,6 +360,38 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     );
     if (created !== 1) throw new Error(`Task ${task.id} already exists`);
   }
+
+  /** Cluster mode's insert: the task's script, then its ListTasks entry (cluster-mode.ts says why in this order). */
+  private async insertInSlots(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
+    const state = row.status.state;
+    const version = event ? 2 : 1;
+    const ttl = this.ttlFor(state);
+    const mark = this.runningMark(state);
+    const run = this.runner;
+    const [created] = await Promise.all([
+      this.script('a2aCreateTask', this.taskKeyList(this.keys.task(task.id)), [
+        owner,
+        task.contextId,
+        state,
+        row.status.timestamp ?? '',
+        JSON.stringify(row),
+        version,
+        event ? JSON.stringify(event) : '',
+        ttl,
+      ]),
+      mark === '1' ? markRunning(run, this.keys, task.id, '1').catch(ignore) : undefined,
+    ]);
+    if (created !== 1) throw new Error(`Task ${task.id} already exists`);
+    const entry = { taskId: task.id, owner, contextId: task.contextId, version, task: row, ttl };
+    await Promise.all([
+      indexEntry(run, this.keys, entry, 'c'),
+      mark === '0' && markRunning(run, this.keys, task.id, '0'),
+    ]);
+  }
+
+  /** `script` as a plain function (cluster-mode.ts's steps). */
+  private readonly runner = (name: ScriptName, keys: readonly string[], args: readonly (string | number)[]) =>
+    this.script(name, keys, args);
 
   /** The owner's ListTasks keys and the coordinator's running-task key, as the indexing scripts take them. */
   private indexKeyList(owner: TaskOwner): string[] {
@@ -305,7 +417,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     contextId: string,
     version: number,
     task: Task,
-    mode: 'r',
+    mode: 'r' | 'w',
     failedVersion: number,
   ): Promise<void> {
     const state = task.status.state;
@@ -395,6 +507,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       this.ttlFor(state),
     ];
     const indexed = event.kind === 'status';
+    if (this.cluster) return this.appendInSlots(taskId, expectedVersion, event, task, owner, args);
     // A status change updates the ListTasks index and the running mark in the same script.
     const [status, version] = (await (indexed
       ? this.script(
@@ -412,11 +525,67 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       if (stored) this.cache.set(taskId, stored); // the writer retries on this version: no second read
       throw new ConcurrentModificationError(taskId, expectedVersion, stored?.version ?? version);
     }
+    return this.appended(taskId, seq, event, task, owner);
+  }
+
+  private appended(taskId: string, seq: number, event: TaskEvent, task: Task, owner: TaskOwner): TaskEventRecord {
     this.cache.set(taskId, { task, version: seq, owner });
-    const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state };
+    const record: TaskEventRecord = { taskId, contextId: task.contextId, seq, event, state: task.status.state };
     const local = this.subscribers.get(taskId);
     if (local) for (const sub of local) sub.offer(record);
     return record;
+  }
+
+  /**
+   * Cluster mode's append: the task's script (which also wakes other instances' tails), then for a status change its
+   * ListTasks entry (cluster-mode.ts says why in this order). A lost race re-indexes from a fresh read, version-ordered
+   * (a write whose index step failed, retried by the executor, then finds its entry).
+   */
+  private async appendInSlots(
+    taskId: string,
+    expectedVersion: number,
+    event: TaskEvent,
+    task: Task,
+    owner: TaskOwner,
+    args: (string | number)[],
+  ): Promise<TaskEventRecord> {
+    const keys = this.keys.task(taskId);
+    const state = task.status.state;
+    const indexed = event.kind === 'status';
+    const mark = indexed ? this.runningMark(state) : '';
+    const run = this.runner;
+    const [[status, version]] = (await Promise.all([
+      this.script('a2aAppendPublish', [...this.taskKeyList(keys), keys.wake], args),
+      mark === '1' ? markRunning(run, this.keys, taskId, '1').catch(ignore) : undefined,
+    ])) as [[number, number], unknown];
+    if (status !== 1) {
+      this.cache.delete(taskId);
+      const stored = await this.read(taskId).catch(() => undefined);
+      if (status === -1 && !stored) throw new Error(`Task ${taskId} does not exist`);
+      if (stored) {
+        this.cache.set(taskId, stored);
+        if (indexed)
+          await this.indexStatus(
+            taskId,
+            stored.owner,
+            stored.task.contextId,
+            stored.version,
+            stored.task,
+            'w',
+            0,
+          ).catch(ignore);
+      }
+      throw new ConcurrentModificationError(taskId, expectedVersion, stored?.version ?? version);
+    }
+    const seq = expectedVersion + 1;
+    if (indexed) {
+      const entry = { taskId, owner, contextId: task.contextId, version: seq, task, ttl: this.ttlFor(state) };
+      await Promise.all([
+        indexEntry(run, this.keys, entry, 'w'),
+        mark === '0' && markRunning(run, this.keys, taskId, '0'),
+      ]);
+    }
+    return this.appended(taskId, seq, event, task, owner);
   }
 
   async list(owner: TaskOwner, query: TaskQuery): Promise<TaskPage> {
@@ -445,8 +614,21 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     const tasks = await Promise.all(pageIds.map((id) => this.read(id)));
     const view = { historyLength: query.historyLength, includeArtifacts: query.includeArtifacts };
     const lastScore = scores[pageIds.length - 1];
+    // Cluster mode: the index is a step after the task's write; entries a crash left behind are repaired here.
+    const page = this.cluster
+      ? await repairPage(
+          this.runner,
+          this.keys,
+          (key, fields) => this.call(() => this.client.hmget(key, ...fields)),
+          owner,
+          query,
+          pageIds,
+          tasks,
+          (t) => this.ttlFor(t.status.state),
+        )
+      : tasks.flatMap((t) => (t && t.owner === owner ? [t.task] : []));
     return {
-      tasks: tasks.flatMap((t) => (t && t.owner === owner ? [viewTask(t.task, view)] : [])),
+      tasks: page.map((t) => viewTask(t, view)),
       totalSize: Number(total),
       nextPageToken: more && lastScore !== undefined ? encodeCursor(lastScore) : '',
     };
@@ -565,3 +747,9 @@ const ignore = () => {};
 
 /** ioredis's constructor options (its `replyMapping` does not type-check under `exactOptionalPropertyTypes`). */
 type LegacyOptions = { replyMapping?: 'legacy' };
+
+/** The `Cluster`'s per-node options: the store's, less what a Cluster sets itself (reconnects are its own). */
+function clusterNodeOptions(options: RedisOptions): RedisOptions {
+  const { retryStrategy: _retry, enableOfflineQueue: _queue, ...node } = options;
+  return node;
+}

@@ -4,8 +4,9 @@ import type { Cluster, Redis } from 'ioredis';
 // script cache). Each touches the keys of one hash tag only (keys.ts), so each runs in one Cluster slot, except
 // CREATE and APPEND_STATUS: they write the task with its owner's ListTasks entry and its running mark in one script
 // (half the scripts of a SendMessage; docs/performance.md, "Durable throughput on Redis"), which standalone Redis
-// allows and a Cluster would refuse. A script runs alone on the server: its check and its writes cannot interleave
-// with another client's.
+// allows and a Cluster refuses. In Cluster mode the store sends CREATE_TASK and APPEND_PUBLISH (the task's slot only)
+// and then INDEX and MARK_RUNNING as steps of their own (cluster-writes.ts). A script runs alone on the server: its
+// check and its writes cannot interleave with another client's.
 
 /** Server time in ms (allowed before writes: Redis 7 and Valkey replicate a script's effects, not the script). */
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -60,6 +61,19 @@ mark(KEYS[10], ARGV[9], ARGV[10])
 return 1`;
 
 /**
+ * CREATE without the index and the mark (Cluster mode: the task's slot only). KEYS: task, log, push, push-order,
+ * push-state. ARGV: CREATE's first eight. Returns 0 when the task exists already (nothing written), else 1.
+ */
+const CREATE_TASK = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
+redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
+local ttl = tonumber(ARGV[8])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
+return 1`;
+
+/**
  * KEYS: task, log, push, push-order, push-state. ARGV: expected version, state after, status timestamp, task JSON or ''
  * (a snapshot: written on status changes and every 16th version), event JSON, ttl ms (finished) or 0.
  * Returns {1, new version}, {0, actual version} (conflict: nothing written) or {-1, 0} (no such task).
@@ -87,6 +101,16 @@ if ttl > 0 then
   if h[3] then for i = 3, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end end
 end`;
 const APPEND = `${APPEND_WRITE}
+return {1, nv}`;
+
+/**
+ * APPEND with a wake-up for the Cluster mode's stream tail (shard-tail.ts), published on the task's shard channel
+ * (KEYS[6], in the task's slot) in the same script as the write, so no written entry goes unannounced. The message is
+ * the record itself, a JSON array [seq, state, contextId, event]: the subscribers take it without reading the stream
+ * (docs/performance.md, "Nineteenth session: Redis Cluster").
+ */
+const APPEND_PUBLISH = `${APPEND_WRITE}
+redis.call('SPUBLISH', KEYS[6], '[' .. nv .. ',' .. cjson.encode(ARGV[2]) .. ',' .. cjson.encode(c) .. ',' .. ARGV[5] .. ']')
 return {1, nv}`;
 
 /**
@@ -127,15 +151,22 @@ return {c, redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+', '
  * 0). Modes: 'w' (a write: applied when newer than the entry, so two instances' writes indexed out of order never go
  * back), 'r' (a repair from a fresh read of the task after a failed write: also replaces an entry of the same
  * version, or the one the failed write left), 'd' (the task is not this owner's, or gone: the entry goes when it is
- * not newer, or is the failed write's). Returns the new list score, or 0.
+ * not newer, or is the failed write's), 'c' (Cluster mode: a create, sent after the task's own script; as 'w', but
+ * also replaces an entry whose task expired, a finished task of the same id that no ListTasks purged yet).
+ * Returns the new list score, or 0.
  */
 const INDEX = `
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 local v = tonumber(ARGV[2])
 if old then
   local ov = tonumber(cjson.decode(old).v)
-  local failed = ARGV[7] ~= 'w' and ov == tonumber(ARGV[8])
-  if not failed and (ov > v or (ov == v and ARGV[7] == 'w')) then return 0 end
+  local failed = ARGV[7] ~= 'w' and ARGV[7] ~= 'c' and ov == tonumber(ARGV[8])
+  if ARGV[7] == 'c' then
+    local at = redis.call('ZSCORE', KEYS[3], ARGV[1])
+    ${NOW}
+    failed = at ~= false and tonumber(at) <= now
+  end
+  if not failed and (ov > v or (ov == v and (ARGV[7] == 'w' or ARGV[7] == 'c'))) then return 0 end
 elseif ARGV[7] == 'd' then
   return 0
 end
@@ -318,7 +349,9 @@ return 1`;
 
 export const SCRIPTS = {
   a2aCreate: { keys: 10, lua: CREATE },
+  a2aCreateTask: { keys: 5, lua: CREATE_TASK },
   a2aAppend: { keys: 5, lua: APPEND },
+  a2aAppendPublish: { keys: 6, lua: APPEND_PUBLISH },
   a2aAppendStatus: { keys: 10, lua: APPEND_STATUS },
   a2aGet: { keys: 2, lua: GET },
   a2aRead: { keys: 2, lua: READ },

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { clusterUrl } from './cluster.js';
 import { hasServerBinary, serverBinary, sharedUrl } from './redis.js';
 
 /**
  * Which server the suite runs on. `.ci/run` runs this package twice, on Debian's Redis (A2A_TEST_REDIS_ENGINE=redis)
  * and as the `valkey` vitest project on Valkey (=valkey): this file makes sure each pass really is on the engine it
- * claims, the shared server and the binary the fault tests start alike, at a version the README supports. Without
+ * claims, the shared server, the Redis Cluster and the binary the fault tests start alike, at a version the README
+ * supports. Without
  * the variable either engine will do.
  */
 const FLOOR = { redis: 7, valkey: 8 } as const;
@@ -20,8 +22,12 @@ function expectSupported(engine: Engine | undefined, major: number, evidence: st
 }
 
 describe(`the server the tests run on (${claimed ?? 'Redis or Valkey'})`, () => {
-  it.runIf(sharedUrl !== undefined)('the shared server is a supported version', async () => {
-    const client = new Redis(sharedUrl as string, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  it.each([
+    { name: 'the shared server', url: sharedUrl },
+    { name: 'the Redis Cluster (its seed node)', url: clusterUrl },
+  ])('$name is a supported version', async ({ url }) => {
+    if (url === undefined) return;
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       await client.connect();
       const info = await client.info('server');

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
  * The commands a client sends that name keys of `prefix`, as Redis's MONITOR shows them (a real server, no spy). The
  * commands a script runs come as source 'lua' and are left out; EVAL and EVALSHA read as 'script'.
  */
-export async function monitorCommands(url: string, prefix: string, client: Redis) {
+export async function monitorCommands(url: string, prefix: string, client: Pick<Redis, 'exists'>) {
   const connection = new Redis(url);
   const seen: string[][] = [];
   const monitor = await connection.monitor();

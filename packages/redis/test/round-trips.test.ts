@@ -4,6 +4,7 @@ import { type AgentContext, createA2AHandler } from '@a2a/core';
 import { createNodeHandler } from '@a2a/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTaskStore, type RedisTaskStoreSetup } from '../src/index.js';
+import { clusterUrl } from './cluster.js';
 import { freshPrefix, hasRedis, testRedisUrl } from './redis.js';
 
 /** `stream N`: N artifact chunks 20 ms apart, then COMPLETED; `wait`: INPUT_REQUIRED; else an echo. */
@@ -21,15 +22,26 @@ async function execute(ctx: AgentContext): Promise<void> {
   else await ctx.complete(`echo: ${text}`);
 }
 
+/** Where the two instances meet: the test Redis, and a Redis Cluster (the Cluster mode) when there is one. */
+const targets = [
+  { name: 'Redis', available: hasRedis, open: testRedisUrl },
+  {
+    name: 'Redis Cluster',
+    available: clusterUrl !== undefined,
+    open: async () => ({ url: clusterUrl as string, release: async () => {} }),
+  },
+];
+
 /** Two instances on one Redis, each behind core's node:http bridge, driven by @a2a/client. */
-describe.runIf(hasRedis)('round trips through @a2a/client over two instances on one Redis', () => {
+describe.each(targets)('round trips through @a2a/client over two instances on one $name', ({ available, open }) => {
+  if (!available) return void it.skip('no server');
   let redis: Awaited<ReturnType<typeof testRedisUrl>>;
   const nodes: { server: Listening; setup: RedisTaskStoreSetup }[] = [];
   let a: A2AClient;
   let b: A2AClient;
 
   beforeAll(async () => {
-    redis = await testRedisUrl();
+    redis = await open();
     const prefix = freshPrefix('round');
     for (const name of ['a', 'b']) {
       const setup = await createRedisTaskStore({ url: redis.url, keyPrefix: prefix, instanceId: name });
