@@ -34,6 +34,9 @@ export type CompatEvent =
   /** Something the translation could not read; `reason` says what. */
   | { kind: 'invalid'; reason: string };
 
+/** A chunk for `ctx.artifact` that names its artifact (what the translation's fast paths make). */
+export type ChunkWithId = ArtifactChunk & { artifactId: string };
+
 /** Where an event the applier drops is reported (default: `console.warn`). */
 export type IgnoredEventReporter = (reason: string, taskId: string) => void;
 
@@ -137,7 +140,7 @@ export class EventApplier {
   }
 
   /** An artifact update already made the chunk `ctx.artifact` takes (the translation's fast path, as above). */
-  applyChunk(taskId: string, chunk: ArtifactChunk & { artifactId: string }): void {
+  applyChunk(taskId: string, chunk: ChunkWithId): void {
     if (this.over) this.dropLate('artifact');
     else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
     else {
@@ -214,20 +217,53 @@ export class EventApplier {
    * metadata is merged, artifacts not seen yet are added, and a state other than the current one is applied.
    */
   private applyTask(task: Task): void {
-    const artifacts = task.artifacts?.length
-      ? task.artifacts.filter((artifact) => !this.seen(artifact.artifactId))
-      : [];
-    const state = task.status?.state;
+    this.taskOf(task.status?.state, task.status?.message, task.metadata, task.artifacts, false);
+  }
+
+  /**
+   * A Task event without metadata or a status message whose artifacts the translation already made the chunks
+   * `ctx.artifact` takes: `apply` of the same task without the event, the task and the chunk copies between
+   * (docs/performance.md, "SDK executors…", sixth round).
+   */
+  applyPlainTask(taskId: string, state: TaskState, chunks: readonly ChunkWithId[] | undefined): void {
+    if (this.over) this.dropLate('task');
+    else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
+    else this.taskOf(state, undefined, undefined, chunks, true);
+  }
+
+  /** `chunks`: the artifacts are the chunks `ctx.artifact` takes (else each is copied into one). */
+  private taskOf(
+    state: TaskState | undefined,
+    message: Message | undefined,
+    metadata: Record<string, unknown> | undefined,
+    artifacts: readonly (Artifact | ChunkWithId)[] = NONE,
+    chunks: boolean,
+  ): void {
+    // Those not seen before this event, counted rather than filtered into a new array (one per SendMessage).
+    const count = artifacts.length;
+    let fresh = 0;
+    for (let i = 0; i < count; i++) if (!this.seen((artifacts[i] as ChunkWithId).artifactId)) fresh++;
     const changes = state && state !== 'TASK_STATE_SUBMITTED' && state !== this.state;
     if (!this.created) {
       // With its metadata, so the task's first snapshot (a stream's first event) is the task as published. Without
       // any, the next helper creates the task: one store write fewer (docs/performance.md, "SDK executors…").
       this.created = true;
-      if (hasKeys(task.metadata)) this.call(Op.SetMetadata, task.metadata);
-      else if (!artifacts.length && !changes) this.call(Op.Submit);
-    } else this.mergeMetadata(task.metadata);
-    for (const artifact of artifacts) this.applyArtifact(artifact); // (the task's own: `apply` checked its id)
-    if (changes) this.applyStatus(task.status, undefined);
+      if (hasKeys(metadata)) this.call(Op.SetMetadata, metadata);
+      else if (!fresh && !changes) this.call(Op.Submit);
+    } else this.mergeMetadata(metadata);
+    if (fresh) {
+      // Which ones is decided before any is remembered (a task may name one artifact id twice).
+      const unseen = fresh === count ? undefined : artifacts.map((artifact) => !this.seen(artifact.artifactId));
+      for (let i = 0; i < count; i++) {
+        if (unseen && !unseen[i]) continue;
+        const artifact = artifacts[i] as Artifact | ChunkWithId;
+        if (chunks) {
+          this.remember(artifact.artifactId);
+          this.call(Op.Artifact, artifact);
+        } else this.applyArtifact(artifact as Artifact); // (the task's own: its id was checked)
+      }
+    }
+    if (changes) this.applyState(state, message ? content(message) : undefined, undefined);
   }
 
   private applyStatus(status: TaskStatus, metadata: Record<string, unknown> | undefined): void {
@@ -310,6 +346,8 @@ export class EventApplier {
     this.settled();
   };
 }
+
+const NONE: readonly ChunkWithId[] = [];
 
 const otherTask = (taskId: string, own: string) =>
   `The agent published an event for task ${taskId} while working on task ${own}`;
