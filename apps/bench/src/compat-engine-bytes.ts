@@ -4,7 +4,8 @@
 // `--baseline`, through a copy of an earlier build, as compat-engine-ab.js's). Each window: a full GC, then `--requests`
 // requests (32 in flight), the heap's growth ÷ requests; a window that saw a GC is dropped (a 64 MB semi-space holds a
 // window). Variants alternate window by window; the median per variant is printed. `--heap-profile <variant>` instead
-// samples that variant's allocations (collected ones too) and prints the top functions by self bytes per request.
+// samples that variant's allocations (collected ones too) and prints self bytes per request by package, then the top
+// functions (an inlined function's allocations count as its caller's).
 // Judge a compat change by these bytes first (docs/performance.md, "SDK executors through @a2a/sdk-compat").
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
@@ -90,6 +91,7 @@ if (args['heap-profile']) {
   await run(handler, sampled);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const self = new Map<string, number>();
+  const byPlace = new Map<string, number>();
   let total = 0;
   type Node = (typeof profile)['head'];
   const walk = (node: Node) => {
@@ -98,13 +100,17 @@ if (args['heap-profile']) {
     if (node.selfSize) {
       total += node.selfSize;
       self.set(where, (self.get(where) ?? 0) + node.selfSize);
+      const place = /(packages\/[^/]+|node_modules\/(?:@[^/]+\/)?[^/]+|apps\/[^/]+)/.exec(f.url)?.[1] ?? '(node)';
+      byPlace.set(place, (byPlace.get(place) ?? 0) + node.selfSize);
     }
     for (const child of node.children) walk(child);
   };
   walk(profile.head);
   console.log(`engine ${scenario} ${args['heap-profile']}: ~${Math.round(total / sampled)} B sampled per request`);
+  const perRequest = (bytes: number) => Math.round(bytes / sampled);
+  console.log([...byPlace].map(([place, bytes]) => `${place} ${perRequest(bytes)} B`).join(', '));
   for (const [where, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40))
-    console.log(`${String(Math.round(bytes / sampled)).padStart(6)} B  ${where}`);
+    console.log(`${String(perRequest(bytes)).padStart(6)} B  ${where}`);
   process.exit(0);
 }
 
