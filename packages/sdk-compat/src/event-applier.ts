@@ -81,6 +81,7 @@ export class EventApplier {
   private next = 0;
   private failure: unknown;
   private markDrained: (() => void) | undefined;
+  private failDrained: ((error: unknown) => void) | undefined;
   private drainedPromise: Promise<void> | undefined;
   private state: TaskState | undefined;
   private created: boolean;
@@ -190,18 +191,27 @@ export class EventApplier {
     }
   }
 
-  /** Waits for every helper called so far; rethrows the first failure. */
+  /** No helper call is unsettled or waiting. */
+  get idle(): boolean {
+    return this.inFlight === 0;
+  }
+
+  /** Throws the first failure of a helper call, if one failed. */
+  throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Waits for every helper called so far; rejects with the first failure. */
   drain(): Promise<void> {
     if (this.inFlight > 0) {
-      this.drainedPromise ??= new Promise((resolve) => (this.markDrained = resolve));
-      return this.drainedPromise.then(this.rethrow);
+      this.drainedPromise ??= new Promise((resolve, reject) => {
+        this.markDrained = resolve;
+        this.failDrained = reject;
+      });
+      return this.drainedPromise;
     }
     return this.failure === undefined ? Promise.resolve() : Promise.reject(this.failure);
   }
-
-  private readonly rethrow = (): void => {
-    if (this.failure !== undefined) throw this.failure;
-  };
 
   /** Makes the waiting calls now, each queued in the context behind the one before (what a cancel needs at once). */
   flush(): void {
@@ -335,10 +345,11 @@ export class EventApplier {
       this.invoke(op, a, b, c);
       return;
     }
-    const markDrained = this.markDrained;
-    this.markDrained = undefined;
+    const { markDrained, failDrained } = this;
+    this.markDrained = this.failDrained = undefined;
     this.drainedPromise = undefined;
-    markDrained?.();
+    if (this.failure === undefined) markDrained?.();
+    else failDrained?.(this.failure);
   };
 
   private readonly failed = (error: unknown): void => {

@@ -21,15 +21,6 @@ export interface SdkGeneration<E> {
   cancel(taskId: string, bus: CompatEventBus<E>): Promise<void>;
 }
 
-interface Running<E> {
-  applier: EventApplier;
-  bus: CompatEventBus<E>;
-  /** `execute()` returned; `settled` is made only when a cancel waits for that. */
-  done: boolean;
-  settled?: Promise<void>;
-  settle?: () => void;
-}
-
 /**
  * The running execution, kept on its own context (the one the engine hands `cancel`). Not in a long-lived Map keyed
  * by task id: on Node 20 a Map that took and dropped each request's execution made the executions outlive young
@@ -41,26 +32,73 @@ type RunningContext<E> = AgentContext & { [RUNNING]?: Running<E> | undefined };
 
 const warn: IgnoredEventReporter = (reason, taskId) => console.warn(`@a2a/sdk-compat: task ${taskId}: ${reason}`);
 
+/** One execution of the SDK executor: its applier and bus, kept on its context while it runs so a cancel finds them. */
+class Running<E> {
+  /** `execute()` returned; `settled` is made only when a cancel waits for that. */
+  done = false;
+  settled: Promise<void> | undefined;
+  settle: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: RunningContext<E>,
+    readonly applier: EventApplier,
+    readonly bus: CompatEventBus<E>,
+  ) {}
+
+  /**
+   * The executor's `execute()` returned: ends now when every helper call it caused has settled, else when they have.
+   * Not an async function (an async frame and its awaits per execution; docs/performance.md, "SDK executors…",
+   * sixth round).
+   */
+  returned(): Promise<void> | undefined {
+    const { applier } = this;
+    if (applier.idle) {
+      this.end();
+      applier.throwFailure();
+      return undefined;
+    }
+    return applier.drain().then(
+      () => this.end(),
+      (error: unknown) => {
+        this.end();
+        throw error;
+      },
+    );
+  }
+
+  /** As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run. */
+  end(): void {
+    this.bus.finished();
+    this.ctx[RUNNING] = undefined;
+    this.done = true;
+    this.settle?.();
+  }
+}
+
 /** Our executor around an SDK one: one bus per execution, kept while it runs so a cancel reaches the same bus. */
 export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkGeneration<E>): AgentExecutor {
   const report = options.onIgnoredEvent ?? warn;
   const cancelTimeoutMs = options.cancelTimeoutMs ?? 5000;
   return {
-    async execute(ctx: RunningContext<E>) {
+    execute(ctx: RunningContext<E>) {
       const applier = new EventApplier(ctx, report);
-      const bus = generation.makeBus(applier);
-      const run: Running<E> = { applier, bus, done: false };
+      const run = new Running(ctx, applier, generation.makeBus(applier));
       ctx[RUNNING] = run;
+      let executing: Promise<void>;
       try {
-        await generation.execute(ctx, bus);
-        await applier.drain();
-      } finally {
-        // As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run.
-        bus.finished();
-        ctx[RUNNING] = undefined;
-        run.done = true;
-        run.settle?.();
+        // (An executor that is not an async function may return nothing.)
+        executing = Promise.resolve(generation.execute(ctx, run.bus));
+      } catch (error) {
+        run.end();
+        return Promise.reject(error);
       }
+      return executing.then(
+        () => run.returned(),
+        (error: unknown) => {
+          run.end();
+          throw error;
+        },
+      );
     },
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];
