@@ -47,13 +47,18 @@ const TERMINAL = new Set<TaskState>([
   'TASK_STATE_REJECTED',
 ]);
 
-/** A helper call waiting for the one before it to settle: its operation and up to three arguments. */
+/**
+ * A helper call waiting for the one before it to settle: its operation, then only the arguments it has (none for
+ * `Submit`, three for `Status`, one for the rest; a status without a message or options is `BareStatus`, its state
+ * alone). Fewer slots than four a call: a 10-event stream's nine waiting calls fit the array's first allocation.
+ */
 enum Op {
   Submit,
   SetMetadata,
   Reply,
   Fail,
   Status,
+  BareStatus,
   Artifact,
 }
 
@@ -75,7 +80,7 @@ enum Op {
 export class EventApplier {
   /** Helper calls made and not settled yet. */
   private inFlight = 0;
-  /** Calls waiting for those, four slots each (`Op`, then its arguments). */
+  /** Calls waiting for those, one to four slots each (`Op`, then its arguments). */
   private readonly waiting: unknown[] = [];
   /** Where the next waiting call starts in `waiting` (read by index, not shifted: a splice per call cost ~0.7 µs a stream). */
   private next = 0;
@@ -216,8 +221,7 @@ export class EventApplier {
   /** Makes the waiting calls now, each queued in the context behind the one before (what a cancel needs at once). */
   flush(): void {
     const { waiting } = this;
-    for (let i = this.next; i < waiting.length; i += 4)
-      this.invoke(waiting[i] as Op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
+    for (let i = this.next; i < waiting.length; i += width(waiting[i] as Op)) this.invokeWaiting(i);
     waiting.length = 0;
     this.next = 0;
   }
@@ -309,7 +313,19 @@ export class EventApplier {
   /** Made now when no call is unsettled, else when the ones before it settled (see the class comment). */
   private call(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
     if (this.inFlight === 0) this.invoke(op, a, b, c);
-    else this.waiting.push(op, a, b, c);
+    else if (op === Op.Status) {
+      if (b === undefined && c === undefined) this.waiting.push(Op.BareStatus, a);
+      else this.waiting.push(op, a, b, c);
+    } else if (op === Op.Submit) this.waiting.push(op);
+    else this.waiting.push(op, a);
+  }
+
+  /** Makes the waiting call at `i`. */
+  private invokeWaiting(i: number): void {
+    const { waiting } = this;
+    const op = waiting[i] as Op;
+    if (op === Op.Status) this.invoke(op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
+    else this.invoke(op, op === Op.Submit ? undefined : waiting[i + 1], undefined, undefined);
   }
 
   /** One helper call; its promise gets the shared handlers, which record the first failure and make the next call. */
@@ -317,7 +333,7 @@ export class EventApplier {
     const { ctx } = this;
     let written: Promise<unknown>;
     if (op === Op.Artifact) written = ctx.artifact(a as ArtifactChunk);
-    else if (op === Op.Status)
+    else if (op === Op.Status || op === Op.BareStatus)
       written = ctx.status(a as TaskState, b as MessageContent | undefined, c as StatusOptions);
     else if (op === Op.Submit) written = ctx.submit();
     else if (op === Op.SetMetadata) written = ctx.setMetadata(a as Record<string, unknown>);
@@ -333,15 +349,16 @@ export class EventApplier {
     const i = this.next;
     if (i < waiting.length) {
       // The next waiting call; those after it wait for it in turn.
+      const next = i + width(waiting[i] as Op);
+      // (Read before the queue is reset, which may drop the call's slots.)
       const op = waiting[i] as Op;
-      const a = waiting[i + 1];
-      const b = waiting[i + 2];
-      const c = waiting[i + 3];
-      this.next = i + 4;
-      if (this.next === waiting.length) {
+      const a = op === Op.Submit ? undefined : waiting[i + 1];
+      const b = op === Op.Status ? waiting[i + 2] : undefined;
+      const c = op === Op.Status ? waiting[i + 3] : undefined;
+      if (next === waiting.length) {
         waiting.length = 0;
         this.next = 0;
-      }
+      } else this.next = next;
       this.invoke(op, a, b, c);
       return;
     }
@@ -359,6 +376,9 @@ export class EventApplier {
 }
 
 const NONE: readonly ChunkWithId[] = [];
+
+/** How many slots a waiting call takes in the queue (see `Op`). */
+const width = (op: Op): number => (op === Op.Status ? 4 : op === Op.Submit ? 1 : 2);
 
 const otherTask = (taskId: string, own: string) =>
   `The agent published an event for task ${taskId} while working on task ${own}`;

@@ -76,6 +76,7 @@ async function run(execute: Execute) {
   await later();
   await handler.close?.({ timeoutMs: 100 });
   return {
+    task,
     state: task?.status.state,
     said: task?.status.message?.parts.map((part) => part.text).join('') ?? '',
     artifacts: task?.artifacts?.length ?? 0,
@@ -95,7 +96,7 @@ describe('an SDK execution ends', () => {
       bus.publish(status(ctx, TaskState.TASK_STATE_COMPLETED));
       if (wait) await later();
     });
-    expect(ended).toEqual({ state: 'TASK_STATE_COMPLETED', said: '', artifacts: 1, finished: 1 });
+    expect(ended).toMatchObject({ state: 'TASK_STATE_COMPLETED', said: '', artifacts: 1, finished: 1 });
   });
 
   it.each([
@@ -107,7 +108,7 @@ describe('an SDK execution ends', () => {
       bus.publish(chunk(ctx, []));
       if (wait) await later();
     });
-    expect(ended).toEqual({
+    expect(ended).toMatchObject({
       state: 'TASK_STATE_FAILED',
       said: 'Agent failed: An artifact needs parts',
       artifacts: 0,
@@ -119,7 +120,7 @@ describe('an SDK execution ends', () => {
     const ended = await run((ctx, bus) => {
       bus.publish(status(ctx, TaskState.TASK_STATE_COMPLETED));
     });
-    expect(ended).toEqual({ state: 'TASK_STATE_COMPLETED', said: '', artifacts: 0, finished: 1 });
+    expect(ended).toMatchObject({ state: 'TASK_STATE_COMPLETED', said: '', artifacts: 0, finished: 1 });
   });
 
   it('from an executor that throws synchronously: FAILED with its message, finished once', async () => {
@@ -127,6 +128,61 @@ describe('an SDK execution ends', () => {
       bus.publish(status(ctx, TaskState.TASK_STATE_WORKING));
       throw new Error('no model');
     });
-    expect(ended).toEqual({ state: 'TASK_STATE_FAILED', said: 'Agent failed: no model', artifacts: 0, finished: 1 });
+    expect(ended).toMatchObject({
+      state: 'TASK_STATE_FAILED',
+      said: 'Agent failed: no model',
+      artifacts: 0,
+      finished: 1,
+    });
+  });
+});
+
+describe('helper calls waiting for the one before (an executor publishes in one go)', () => {
+  it('keep their arguments, whatever their width in the queue', async () => {
+    const { task, finished } = await run(async (ctx, bus) => {
+      bus.publish(chunk(ctx, ['a'])); // made at once; everything after it waits
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+          artifacts: [],
+          history: [],
+          metadata: undefined,
+        }),
+      ); // a submit: the operation alone
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId: ctx.taskId,
+          contextId: ctx.contextId,
+          status: {
+            state: TaskState.TASK_STATE_WORKING,
+            timestamp: undefined,
+            message: {
+              messageId: 'm',
+              contextId: ctx.contextId,
+              taskId: ctx.taskId,
+              role: sdk.Role.ROLE_AGENT,
+              parts: [
+                { content: { $case: 'text', value: 'thinking' }, metadata: undefined, filename: '', mediaType: '' },
+              ],
+              metadata: undefined,
+              extensions: [],
+              referenceTaskIds: [],
+            },
+          },
+          metadata: { step: 2 },
+        }),
+      ); // a status with a message and options: four slots
+      bus.publish(chunk(ctx, ['b'])); // an artifact: two
+      bus.publish(status(ctx, TaskState.TASK_STATE_COMPLETED)); // a bare status: two
+    });
+    expect(finished).toBe(1);
+    expect(task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task?.artifacts?.map((artifact) => artifact.parts.map((part) => part.text).join())).toEqual(['b']);
+    expect(task?.metadata).toEqual({ step: 2 });
+    expect(
+      task?.history?.filter((message) => message.role === 'ROLE_AGENT').map((message) => message.parts[0]?.text),
+    ).toEqual(['thinking']);
   });
 });
