@@ -85,6 +85,8 @@ export class EventApplier {
   /** Where the next waiting call starts in `waiting` (read by index, not shifted: a splice per call cost ~0.7 µs a stream). */
   private next = 0;
   private failure: unknown;
+  /** Told when no helper call is in flight any more (the execution, once the executor's `execute()` returned). */
+  whenIdle: { idle(): void } | undefined;
   private markDrained: (() => void) | undefined;
   private failDrained: ((error: unknown) => void) | undefined;
   private drainedPromise: Promise<void> | undefined;
@@ -362,9 +364,10 @@ export class EventApplier {
       this.invoke(op, a, b, c);
       return;
     }
-    const { markDrained, failDrained } = this;
-    this.markDrained = this.failDrained = undefined;
+    const { markDrained, failDrained, whenIdle } = this;
+    this.markDrained = this.failDrained = this.whenIdle = undefined;
     this.drainedPromise = undefined;
+    whenIdle?.idle();
     if (this.failure === undefined) markDrained?.();
     else failDrained?.(this.failure);
   };

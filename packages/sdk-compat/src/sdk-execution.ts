@@ -30,6 +30,8 @@ export interface SdkGeneration<E> {
 const RUNNING = Symbol('@a2a/sdk-compat running execution');
 type RunningContext<E> = AgentContext & { [RUNNING]?: Running<E> | undefined };
 
+const noop = () => {};
+
 const warn: IgnoredEventReporter = (reason, taskId) => console.warn(`@a2a/sdk-compat: task ${taskId}: ${reason}`);
 
 /** One execution of the SDK executor: its applier and bus, kept on its context while it runs so a cancel finds them. */
@@ -45,25 +47,42 @@ class Running<E> {
     readonly bus: CompatEventBus<E>,
   ) {}
 
+  /** Settle the promise `execute` returned. */
+  resolve: () => void = noop;
+  reject: (error: unknown) => void = noop;
+
   /**
-   * The executor's `execute()` returned: ends now when every helper call it caused has settled, else when they have.
-   * Not an async function (an async frame and its awaits per execution; docs/performance.md, "SDK executors…",
-   * sixth round).
+   * The executor's `execute()` returned: ends now when every helper call it caused has settled, else when the applier
+   * next has none in flight (it calls {@link idle}). One promise per execution, settled from here, instead of an async
+   * frame and its awaits, or a drain promise that the promise `execute` returned would adopt (docs/performance.md,
+   * "SDK executors…", sixth round).
    */
-  returned(): Promise<void> | undefined {
-    const { applier } = this;
-    if (applier.idle) {
+  returned(): void {
+    if (this.applier.idle) this.idle();
+    else this.applier.whenIdle = this;
+  }
+
+  /** Every helper call settled after `execute()` returned: ends, rejecting with the first failed call's error. */
+  idle(): void {
+    try {
       this.end();
-      applier.throwFailure();
-      return undefined;
+      this.applier.throwFailure();
+    } catch (error) {
+      this.reject(error);
+      return;
     }
-    return applier.drain().then(
-      () => this.end(),
-      (error: unknown) => {
-        this.end();
-        throw error;
-      },
-    );
+    this.resolve();
+  }
+
+  /** `execute()` threw or rejected. */
+  threw(error: unknown): void {
+    try {
+      this.end();
+    } catch (thrown) {
+      this.reject(thrown);
+      return;
+    }
+    this.reject(error);
   }
 
   /** As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run. */
@@ -92,13 +111,14 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         run.end();
         return Promise.reject(error);
       }
-      return executing.then(
-        () => run.returned(),
-        (error: unknown) => {
-          run.end();
-          throw error;
-        },
-      );
+      return new Promise<void>((resolve, reject) => {
+        run.resolve = resolve;
+        run.reject = reject;
+        executing.then(
+          () => run.returned(),
+          (error: unknown) => run.threw(error),
+        );
+      });
     },
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];
