@@ -34,6 +34,9 @@ export type CompatEvent =
   /** Something the translation could not read; `reason` says what. */
   | { kind: 'invalid'; reason: string };
 
+/** A chunk for `ctx.artifact` that names its artifact (what the translation's fast paths make). */
+export type ChunkWithId = ArtifactChunk & { artifactId: string };
+
 /** Where an event the applier drops is reported (default: `console.warn`). */
 export type IgnoredEventReporter = (reason: string, taskId: string) => void;
 
@@ -44,13 +47,18 @@ const TERMINAL = new Set<TaskState>([
   'TASK_STATE_REJECTED',
 ]);
 
-/** A helper call waiting for the one before it to settle: its operation and up to three arguments. */
+/**
+ * A helper call waiting for the one before it to settle: its operation, then only the arguments it has (none for
+ * `Submit`, three for `Status`, one for the rest; a status without a message or options is `BareStatus`, its state
+ * alone). Fewer slots than four a call: a 10-event stream's nine waiting calls fit the array's first allocation.
+ */
 enum Op {
   Submit,
   SetMetadata,
   Reply,
   Fail,
   Status,
+  BareStatus,
   Artifact,
 }
 
@@ -72,12 +80,15 @@ enum Op {
 export class EventApplier {
   /** Helper calls made and not settled yet. */
   private inFlight = 0;
-  /** Calls waiting for those, four slots each (`Op`, then its arguments). */
+  /** Calls waiting for those, one to four slots each (`Op`, then its arguments). */
   private readonly waiting: unknown[] = [];
   /** Where the next waiting call starts in `waiting` (read by index, not shifted: a splice per call cost ~0.7 µs a stream). */
   private next = 0;
   private failure: unknown;
+  /** Told when no helper call is in flight any more (the execution, once the executor's `execute()` returned). */
+  whenIdle: { idle(): void } | undefined;
   private markDrained: (() => void) | undefined;
+  private failDrained: ((error: unknown) => void) | undefined;
   private drainedPromise: Promise<void> | undefined;
   private state: TaskState | undefined;
   private created: boolean;
@@ -137,7 +148,7 @@ export class EventApplier {
   }
 
   /** An artifact update already made the chunk `ctx.artifact` takes (the translation's fast path, as above). */
-  applyChunk(taskId: string, chunk: ArtifactChunk & { artifactId: string }): void {
+  applyChunk(taskId: string, chunk: ChunkWithId): void {
     if (this.over) this.dropLate('artifact');
     else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
     else {
@@ -187,24 +198,32 @@ export class EventApplier {
     }
   }
 
-  /** Waits for every helper called so far; rethrows the first failure. */
+  /** No helper call is unsettled or waiting. */
+  get idle(): boolean {
+    return this.inFlight === 0;
+  }
+
+  /** Throws the first failure of a helper call, if one failed. */
+  throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Waits for every helper called so far; rejects with the first failure. */
   drain(): Promise<void> {
     if (this.inFlight > 0) {
-      this.drainedPromise ??= new Promise((resolve) => (this.markDrained = resolve));
-      return this.drainedPromise.then(this.rethrow);
+      this.drainedPromise ??= new Promise((resolve, reject) => {
+        this.markDrained = resolve;
+        this.failDrained = reject;
+      });
+      return this.drainedPromise;
     }
     return this.failure === undefined ? Promise.resolve() : Promise.reject(this.failure);
   }
 
-  private readonly rethrow = (): void => {
-    if (this.failure !== undefined) throw this.failure;
-  };
-
   /** Makes the waiting calls now, each queued in the context behind the one before (what a cancel needs at once). */
   flush(): void {
     const { waiting } = this;
-    for (let i = this.next; i < waiting.length; i += 4)
-      this.invoke(waiting[i] as Op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
+    for (let i = this.next; i < waiting.length; i += width(waiting[i] as Op)) this.invokeWaiting(i);
     waiting.length = 0;
     this.next = 0;
   }
@@ -214,20 +233,53 @@ export class EventApplier {
    * metadata is merged, artifacts not seen yet are added, and a state other than the current one is applied.
    */
   private applyTask(task: Task): void {
-    const artifacts = task.artifacts?.length
-      ? task.artifacts.filter((artifact) => !this.seen(artifact.artifactId))
-      : [];
-    const state = task.status?.state;
+    this.taskOf(task.status?.state, task.status?.message, task.metadata, task.artifacts, false);
+  }
+
+  /**
+   * A Task event without metadata or a status message whose artifacts the translation already made the chunks
+   * `ctx.artifact` takes: `apply` of the same task without the event, the task and the chunk copies between
+   * (docs/performance.md, "SDK executors…", sixth round).
+   */
+  applyPlainTask(taskId: string, state: TaskState, chunks: readonly ChunkWithId[] | undefined): void {
+    if (this.over) this.dropLate('task');
+    else if (taskId && taskId !== this.ctx.taskId) this.end(Op.Fail, otherTask(taskId, this.ctx.taskId));
+    else this.taskOf(state, undefined, undefined, chunks, true);
+  }
+
+  /** `chunks`: the artifacts are the chunks `ctx.artifact` takes (else each is copied into one). */
+  private taskOf(
+    state: TaskState | undefined,
+    message: Message | undefined,
+    metadata: Record<string, unknown> | undefined,
+    artifacts: readonly (Artifact | ChunkWithId)[] = NONE,
+    chunks: boolean,
+  ): void {
+    // Those not seen before this event, counted rather than filtered into a new array (one per SendMessage).
+    const count = artifacts.length;
+    let fresh = 0;
+    for (let i = 0; i < count; i++) if (!this.seen((artifacts[i] as ChunkWithId).artifactId)) fresh++;
     const changes = state && state !== 'TASK_STATE_SUBMITTED' && state !== this.state;
     if (!this.created) {
       // With its metadata, so the task's first snapshot (a stream's first event) is the task as published. Without
       // any, the next helper creates the task: one store write fewer (docs/performance.md, "SDK executors…").
       this.created = true;
-      if (hasKeys(task.metadata)) this.call(Op.SetMetadata, task.metadata);
-      else if (!artifacts.length && !changes) this.call(Op.Submit);
-    } else this.mergeMetadata(task.metadata);
-    for (const artifact of artifacts) this.applyArtifact(artifact); // (the task's own: `apply` checked its id)
-    if (changes) this.applyStatus(task.status, undefined);
+      if (hasKeys(metadata)) this.call(Op.SetMetadata, metadata);
+      else if (!fresh && !changes) this.call(Op.Submit);
+    } else this.mergeMetadata(metadata);
+    if (fresh) {
+      // Which ones is decided before any is remembered (a task may name one artifact id twice).
+      const unseen = fresh === count ? undefined : artifacts.map((artifact) => !this.seen(artifact.artifactId));
+      for (let i = 0; i < count; i++) {
+        if (unseen && !unseen[i]) continue;
+        const artifact = artifacts[i] as Artifact | ChunkWithId;
+        if (chunks) {
+          this.remember(artifact.artifactId);
+          this.call(Op.Artifact, artifact);
+        } else this.applyArtifact(artifact as Artifact); // (the task's own: its id was checked)
+      }
+    }
+    if (changes) this.applyState(state, message ? content(message) : undefined, undefined);
   }
 
   private applyStatus(status: TaskStatus, metadata: Record<string, unknown> | undefined): void {
@@ -263,7 +315,19 @@ export class EventApplier {
   /** Made now when no call is unsettled, else when the ones before it settled (see the class comment). */
   private call(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
     if (this.inFlight === 0) this.invoke(op, a, b, c);
-    else this.waiting.push(op, a, b, c);
+    else if (op === Op.Status) {
+      if (b === undefined && c === undefined) this.waiting.push(Op.BareStatus, a);
+      else this.waiting.push(op, a, b, c);
+    } else if (op === Op.Submit) this.waiting.push(op);
+    else this.waiting.push(op, a);
+  }
+
+  /** Makes the waiting call at `i`. */
+  private invokeWaiting(i: number): void {
+    const { waiting } = this;
+    const op = waiting[i] as Op;
+    if (op === Op.Status) this.invoke(op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
+    else this.invoke(op, op === Op.Submit ? undefined : waiting[i + 1], undefined, undefined);
   }
 
   /** One helper call; its promise gets the shared handlers, which record the first failure and make the next call. */
@@ -271,7 +335,7 @@ export class EventApplier {
     const { ctx } = this;
     let written: Promise<unknown>;
     if (op === Op.Artifact) written = ctx.artifact(a as ArtifactChunk);
-    else if (op === Op.Status)
+    else if (op === Op.Status || op === Op.BareStatus)
       written = ctx.status(a as TaskState, b as MessageContent | undefined, c as StatusOptions);
     else if (op === Op.Submit) written = ctx.submit();
     else if (op === Op.SetMetadata) written = ctx.setMetadata(a as Record<string, unknown>);
@@ -287,22 +351,25 @@ export class EventApplier {
     const i = this.next;
     if (i < waiting.length) {
       // The next waiting call; those after it wait for it in turn.
+      const next = i + width(waiting[i] as Op);
+      // (Read before the queue is reset, which may drop the call's slots.)
       const op = waiting[i] as Op;
-      const a = waiting[i + 1];
-      const b = waiting[i + 2];
-      const c = waiting[i + 3];
-      this.next = i + 4;
-      if (this.next === waiting.length) {
+      const a = op === Op.Submit ? undefined : waiting[i + 1];
+      const b = op === Op.Status ? waiting[i + 2] : undefined;
+      const c = op === Op.Status ? waiting[i + 3] : undefined;
+      if (next === waiting.length) {
         waiting.length = 0;
         this.next = 0;
-      }
+      } else this.next = next;
       this.invoke(op, a, b, c);
       return;
     }
-    const markDrained = this.markDrained;
-    this.markDrained = undefined;
+    const { markDrained, failDrained, whenIdle } = this;
+    this.markDrained = this.failDrained = this.whenIdle = undefined;
     this.drainedPromise = undefined;
-    markDrained?.();
+    whenIdle?.idle();
+    if (this.failure === undefined) markDrained?.();
+    else failDrained?.(this.failure);
   };
 
   private readonly failed = (error: unknown): void => {
@@ -310,6 +377,11 @@ export class EventApplier {
     this.settled();
   };
 }
+
+const NONE: readonly ChunkWithId[] = [];
+
+/** How many slots a waiting call takes in the queue (see `Op`). */
+const width = (op: Op): number => (op === Op.Status ? 4 : op === Op.Submit ? 1 : 2);
 
 const otherTask = (taskId: string, own: string) =>
   `The agent published an event for task ${taskId} while working on task ${own}`;

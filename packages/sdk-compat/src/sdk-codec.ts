@@ -15,33 +15,54 @@ export const fromSdkPushConfig = (config: sdk.TaskPushNotificationConfig): TaskP
   sdk.TaskPushNotificationConfig.toJSON(config) as TaskPushNotificationConfig;
 
 /**
- * One published event, handed to the applier. A bare status update and a plain text artifact chunk (most of a stream)
- * go straight into the applier's calls, with no event object between (`fromSdkEvent` builds one, then the applier
- * takes it apart); anything else is translated by `fromSdkEvent`. docs/performance.md, "SDK executors…", fifth round.
+ * One published event, handed to the applier. A plain `Task`, a bare status update and a plain text artifact chunk
+ * (all of the bench's events) go straight into the applier's calls, with no event object between (`fromSdkEvent`
+ * builds one, then the applier takes it apart); anything else is translated by `fromSdkEvent`. Everything is read
+ * before the applier is called, so an event whose fields throw is read again, once, by `fromSdkEvent`.
+ * docs/performance.md, "SDK executors…", fifth and sixth rounds.
  */
 export function applySdkEvent(event: AgentExecutionEvent, applier: EventApplier): void {
   const kind = (event as { kind?: unknown } | null)?.kind;
-  if (kind === 'statusUpdate' || kind === 'artifactUpdate') {
+  if (kind === 'statusUpdate' || kind === 'artifactUpdate' || kind === 'task') {
     const data = (event as { data?: unknown }).data;
+    let taskId: string | undefined;
+    let state: Task['status']['state'] | undefined;
+    let chunk: PlainArtifact | undefined;
+    let chunks: PlainArtifact[] | undefined | null = null;
     try {
       if (kind === 'statusUpdate') {
         const update = data as sdk.TaskStatusUpdateEvent;
         if (isBareStatusUpdate(update)) {
-          applier.applyBareStatus(update.taskId, sdk.taskStateToJSON(update.status.state) as Task['status']['state']);
-          return;
+          taskId = update.taskId;
+          state = sdk.taskStateToJSON(update.status.state) as Task['status']['state'];
         }
-      } else if (isPlainChunkUpdate(data as sdk.TaskArtifactUpdateEvent)) {
+      } else if (kind === 'artifactUpdate') {
         const update = data as sdk.TaskArtifactUpdateEvent;
-        const chunk = fastArtifact(update.artifact);
-        if (chunk) {
-          if (update.append) chunk.append = true;
-          if (update.lastChunk) chunk.lastChunk = true;
-          applier.applyChunk(update.taskId, chunk);
-          return;
+        if (isPlainChunkUpdate(update)) {
+          chunk = fastArtifact(update.artifact);
+          if (chunk) {
+            taskId = update.taskId;
+            if (update.append) chunk.append = true;
+            if (update.lastChunk) chunk.lastChunk = true;
+          }
+        }
+      } else if (isPlainTask(data as sdk.Task)) {
+        const task = data as sdk.Task & { status: sdk.TaskStatus };
+        chunks = plainArtifacts(task.artifacts);
+        if (chunks !== null) {
+          taskId = task.id;
+          state = sdk.taskStateToJSON(task.status.state) as Task['status']['state'];
         }
       }
     } catch {
       // (Read again below, where a throwing event becomes an unreadable one.)
+      taskId = undefined;
+    }
+    if (taskId !== undefined) {
+      if (chunk) applier.applyChunk(taskId, chunk);
+      else if (chunks !== null) applier.applyPlainTask(taskId, state as Task['status']['state'], chunks);
+      else applier.applyBareStatus(taskId, state as Task['status']['state']);
+      return;
     }
   }
   applier.apply(fromSdkEvent(event));
@@ -142,26 +163,37 @@ function withoutHistory(task: sdk.Task): sdk.Task {
   };
 }
 
+/** A `Task` event without metadata or a status message (its artifacts are checked by `plainArtifacts`). */
+function isPlainTask(task: sdk.Task | null | undefined): task is sdk.Task & { status: sdk.TaskStatus } {
+  if (typeof task !== 'object' || task === null) return false;
+  const status = task.status;
+  if (!status || typeof status.state !== 'number' || status.state <= 0 || status.message !== undefined) return false;
+  return task.metadata === undefined && typeof task.id === 'string' && typeof task.contextId === 'string';
+}
+
+/** A task's artifacts as chunks if all are plain text (`undefined` for none), else `null`. */
+function plainArtifacts(artifacts: sdk.Artifact[] | undefined): PlainArtifact[] | undefined | null {
+  if (!artifacts?.length) return undefined;
+  if (!Array.isArray(artifacts)) return null;
+  // Sized as it is filled (not grown by `push`, see `textParts`); a hole left only when it is dropped.
+  const out = new Array<PlainArtifact>(artifacts.length);
+  for (let i = 0; i < artifacts.length; i++) {
+    const fast = fastArtifact(artifacts[i]);
+    if (!fast) return null;
+    out[i] = fast;
+  }
+  return out;
+}
+
 /** A `Task` event without metadata or a status message, its artifacts of plain text (how most executors start one). */
 function fastTask(task: sdk.Task): CompatEvent | undefined {
-  const status = task.status;
-  if (!status || typeof status.state !== 'number' || status.state <= 0 || status.message !== undefined)
-    return undefined;
-  if (task.metadata !== undefined || typeof task.id !== 'string' || typeof task.contextId !== 'string')
-    return undefined;
-  const converted = { status: fastStatus(status) } as Task;
+  if (!isPlainTask(task)) return undefined;
+  const artifacts = plainArtifacts(task.artifacts);
+  if (artifacts === null) return undefined;
+  const converted = { status: fastStatus(task.status) } as Task;
   if (task.id !== '') converted.id = task.id;
   if (task.contextId !== '') converted.contextId = task.contextId;
-  if (task.artifacts?.length) {
-    if (!Array.isArray(task.artifacts)) return undefined;
-    const artifacts: NonNullable<Task['artifacts']> = [];
-    for (const artifact of task.artifacts) {
-      const fast = fastArtifact(artifact);
-      if (!fast) return undefined;
-      artifacts.push(fast);
-    }
-    converted.artifacts = artifacts;
-  }
+  if (artifacts) converted.artifacts = artifacts;
   return { kind: 'task', task: converted };
 }
 
@@ -188,7 +220,11 @@ function fastArtifact(artifact: sdk.Artifact | undefined): PlainArtifact | undef
     return undefined;
   const parts = textParts(artifact.parts);
   if (!parts) return undefined;
-  const converted: PlainArtifact = { artifactId: artifact.artifactId, parts };
+  // From `{}`: room for four fields in the object itself, where a two-field literal grown by `name` and the update's
+  // flags carries a separate property array (as core's `artifact`; docs/performance.md, "Hot-path tricks").
+  const converted = {} as PlainArtifact;
+  converted.artifactId = artifact.artifactId;
+  converted.parts = parts;
   if (artifact.name) converted.name = artifact.name;
   if (artifact.description) converted.description = artifact.description;
   return converted;
@@ -208,16 +244,22 @@ function fastArtifactUpdate(update: sdk.TaskArtifactUpdateEvent): CompatEvent | 
   return event;
 }
 
-/** Plain text parts (a text, maybe a media type and a file name), or `undefined` for anything else. */
+/**
+ * Plain text parts (a text, maybe a media type and a file name), or `undefined` for anything else. Checked first, then
+ * converted with `map`: an array grown by `push` from `[]` reserves 17 slots (~130 B more per chunk than one part
+ * needs). docs/performance.md, "SDK executors…", sixth round.
+ */
 function textParts(parts: sdk.Part[]): Message['parts'] | undefined {
-  const out: Message['parts'] = [];
   for (const part of parts) {
     const content = part?.content;
     if (content?.$case !== 'text' || typeof content.value !== 'string' || part.metadata !== undefined) return undefined;
-    const converted: Message['parts'][number] = { text: content.value };
-    if (part.filename) converted.filename = part.filename;
-    if (part.mediaType) converted.mediaType = part.mediaType;
-    out.push(converted);
   }
-  return out;
+  return parts.map(textPart);
+}
+
+function textPart(part: sdk.Part): Message['parts'][number] {
+  const converted: Message['parts'][number] = { text: (part.content as { value: string }).value };
+  if (part.filename) converted.filename = part.filename;
+  if (part.mediaType) converted.mediaType = part.mediaType;
+  return converted;
 }
