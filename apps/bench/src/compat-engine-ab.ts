@@ -3,12 +3,8 @@
 // @a2a/sdk-compat (and, with `--baseline`, through a copy of an earlier build, as compat-ab.js's), in rotating slices,
 // 32 requests in flight; median process CPU per request. Without the sockets and the JSON its noise is a few percent, so
 // a layer change of a microsecond shows here before it does in compat-ab.js (run it pinned: `taskset -c 1 node ...`).
-import { resolve } from 'node:path';
-import { type AgentExecutor, createRequestHandler, InMemoryTaskStore, type SendMessageRequest } from '@a2a/core';
-import { fromSdkExecutor } from '@a2a/sdk-compat';
 import { numberArg, parseArgs } from './args.js';
-import { benchCard, echoExecutor } from './echo-agent.js';
-import { SdkEchoExecutor } from './sdk-echo-agent.js';
+import { type EngineHandler, engineRequest, engineVariants } from './compat-engine-variants.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'stream';
@@ -16,41 +12,11 @@ if (scenario !== 'send' && scenario !== 'stream') throw new Error('--scenario mu
 const slices = numberArg(args, 'slices', 30);
 const ms = numberArg(args, 'ms', 500);
 
-const executors: Record<string, AgentExecutor> = {
-  native: echoExecutor,
-  compat: fromSdkExecutor(new SdkEchoExecutor()),
-};
-if (args.baseline) {
-  const earlier = (await import(resolve(args.baseline, 'index.js'))) as typeof import('@a2a/sdk-compat');
-  executors.baseline = earlier.fromSdkExecutor(new SdkEchoExecutor());
-}
-const names = Object.keys(executors);
-const handlers = names.map((name) =>
-  createRequestHandler({
-    agentCard: benchCard,
-    executor: executors[name] as AgentExecutor,
-    taskStore: new InMemoryTaskStore(),
-  }),
-);
-
-let n = 0;
-const text = scenario === 'stream' ? 'stream:10' : 'hello from bench';
-const request = (): SendMessageRequest => ({
-  message: { messageId: `engine-ab-${n++}`, role: 'ROLE_USER', parts: [{ text }] },
-});
-
-async function one(handler: (typeof handlers)[number]): Promise<void> {
-  if (scenario === 'send') {
-    await handler.sendMessage(request(), {});
-    return;
-  }
-  let events = 0;
-  for await (const _ of handler.sendStreamingMessage(request(), {})) events++;
-  if (events !== 10) throw new Error(`a stream of ${events} events`);
-}
+const { names, handlers } = await engineVariants(args.baseline);
+const one = engineRequest(scenario, 'engine-ab');
 
 /** CPU µs per request over one slice. */
-async function slice(handler: (typeof handlers)[number]): Promise<number> {
+async function slice(handler: EngineHandler): Promise<number> {
   const end = performance.now() + ms;
   let count = 0;
   const before = process.cpuUsage();
@@ -73,7 +39,7 @@ const cpu = names.map((): number[] => []);
 for (let i = 0; i < slices; i++) {
   for (let j = 0; j < names.length; j++) {
     const k = (i + j) % names.length; // rotating: each variant first, second and last equally often
-    cpu[k]?.push(await slice(handlers[k] as (typeof handlers)[number]));
+    cpu[k]?.push(await slice(handlers[k] as EngineHandler));
   }
 }
 const medians = cpu.map(median);

@@ -8,13 +8,9 @@
 // functions (an inlined function's allocations count as its caller's).
 // Judge a compat change by these bytes first (docs/performance.md, "SDK executors through @a2a/sdk-compat").
 import { Session } from 'node:inspector/promises';
-import { resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { type AgentExecutor, createRequestHandler, InMemoryTaskStore, type SendMessageRequest } from '@a2a/core';
-import { fromSdkExecutor } from '@a2a/sdk-compat';
 import { numberArg, parseArgs } from './args.js';
-import { benchCard, echoExecutor } from './echo-agent.js';
-import { SdkEchoExecutor } from './sdk-echo-agent.js';
+import { type EngineHandler, engineRequest, engineVariants } from './compat-engine-variants.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'send';
@@ -24,41 +20,10 @@ const perWindow = numberArg(args, 'requests', 300);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
-const executors: Record<string, AgentExecutor> = {
-  native: echoExecutor,
-  compat: fromSdkExecutor(new SdkEchoExecutor()),
-};
-if (args.baseline) {
-  const earlier = (await import(resolve(args.baseline, 'index.js'))) as typeof import('@a2a/sdk-compat');
-  executors.baseline = earlier.fromSdkExecutor(new SdkEchoExecutor());
-}
-const names = Object.keys(executors);
-const handlers = names.map((name) =>
-  createRequestHandler({
-    agentCard: benchCard,
-    executor: executors[name] as AgentExecutor,
-    taskStore: new InMemoryTaskStore(),
-  }),
-);
-type Handler = (typeof handlers)[number];
+const { names, handlers } = await engineVariants(args.baseline);
+const one = engineRequest(scenario, 'engine-bytes');
 
-let n = 0;
-const text = scenario === 'stream' ? 'stream:10' : 'hello from bench';
-const request = (): SendMessageRequest => ({
-  message: { messageId: `engine-bytes-${n++}`, role: 'ROLE_USER', parts: [{ text }] },
-});
-
-async function one(handler: Handler): Promise<void> {
-  if (scenario === 'send') {
-    await handler.sendMessage(request(), {});
-    return;
-  }
-  let events = 0;
-  for await (const _ of handler.sendStreamingMessage(request(), {})) events++;
-  if (events !== 10) throw new Error(`a stream of ${events} events`);
-}
-
-async function run(handler: Handler, count: number): Promise<void> {
+async function run(handler: EngineHandler, count: number): Promise<void> {
   let left = count;
   await Promise.all(
     Array.from({ length: 32 }, async () => {
@@ -78,7 +43,7 @@ for (const handler of handlers) await run(handler, 2000); // warm-up (and the ta
 if (args['heap-profile']) {
   const i = names.indexOf(args['heap-profile']);
   if (i < 0) throw new Error(`--heap-profile must be one of ${names.join(', ')}`);
-  const handler = handlers[i] as Handler;
+  const handler = handlers[i] as EngineHandler;
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
@@ -122,7 +87,7 @@ for (let w = 0; w < windows; w++) {
     await settle();
     const before = gcs;
     const heap = process.memoryUsage().heapUsed;
-    await run(handlers[k] as Handler, perWindow);
+    await run(handlers[k] as EngineHandler, perWindow);
     const grown = process.memoryUsage().heapUsed - heap;
     await settle();
     if (gcs === before) bytes[k]?.push(grown / perWindow);
