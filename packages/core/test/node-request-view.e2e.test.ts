@@ -64,6 +64,55 @@ describe('Node bridge request view', () => {
     expect(await answer.json()).toEqual({ text: 'abc', data: 0, end: 0 });
   });
 
+  it('reads a declared-length body that arrives in pieces, and one that stops midway rejects and lets go', async () => {
+    const seen: { text?: string; failed?: boolean; data?: number; end?: number }[] = [];
+    let started: () => void = () => {};
+    let req: IncomingMessage | undefined;
+    const handler = createNodeHandler({
+      handle: async (request) => {
+        started();
+        const result: (typeof seen)[number] = {};
+        seen.push(result);
+        try {
+          result.text = await request.text();
+        } catch {
+          result.failed = true;
+        }
+        Object.assign(result, { data: req?.listenerCount('data'), end: req?.listenerCount('end') });
+        return new Response('ok');
+      },
+    });
+    server = await listen((incoming, res) => {
+      req = incoming;
+      void handler(incoming, res);
+    });
+    const send = async (pieces: string[], length: number, leave: boolean) => {
+      const handled = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const call = httpRequest(`${server?.url}/x`, { method: 'POST', headers: { 'content-length': String(length) } });
+      call.on('response', (res) => res.resume());
+      call.on('error', () => {}); // the one that leaves
+      const answered = new Promise((resolve) => call.on('close', resolve));
+      call.flushHeaders();
+      await handled;
+      for (const piece of pieces) {
+        call.write(piece);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      if (leave) call.destroy();
+      else call.end();
+      await answered;
+    };
+    await send(['{"a":', '"bc"', ',"d":1}'], 16, false);
+    await send(['{"a":'], 16, true);
+    await expect.poll(() => seen.length === 2 && seen[1]?.failed !== undefined).toBe(true);
+    expect(seen).toEqual([
+      { text: '{"a":"bc","d":1}', data: 0, end: 0 },
+      { failed: true, data: 0, end: 0 },
+    ]);
+  });
+
   it('serves GET without a body', async () => {
     const base = await serve(async (request) => new Response(`${request.method} ${request.body === null}`));
     expect(await (await fetch(`${base}/x`)).text()).toBe('GET true');
