@@ -3,7 +3,7 @@
 //
 //   node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 scripts/per-request.mjs [--core packages/core/dist] [--core <other dist>]
 //        [--scenarios raw,card,send,stream] [--rounds 7] [--requests 3000] [--connections 16] [--alloc 400]
-//        [--heap-profile [--top 45]] [--verbose]
+//        [--heap-profile [--top 45] [--callers <name>]] [--verbose]
 //
 // Each `--core` (a built `@a2a/core` dist folder; default the checkout's) serves the bench's echo agent
 // (apps/bench/dist/echo-agent.js, `pnpm --dir apps/bench build`) through its own Node bridge on a `node:http` server
@@ -42,6 +42,9 @@ const { values } = parseArgs({
     'heap-profile': { type: 'boolean', default: false },
     // How many of the top allocating functions `--heap-profile` prints.
     top: { type: 'string', default: '45' },
+    // With `--heap-profile`: also the call paths (last four frames) under which functions named so (a prefix of
+    // `name url:line` as printed) allocate, e.g. `--callers 'Map :0'`.
+    callers: { type: 'string' },
   },
 });
 const cores = values.core?.length ? values.core : ['packages/core/dist'];
@@ -122,6 +125,7 @@ if (values['heap-profile']) {
   await slice(pools[0], requestBytes, scenario, s.port, perSlice);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const self = new Map();
+  const callers = new Map();
   let total = 0;
   const walk = (node, stack) => {
     const f = node.callFrame;
@@ -130,6 +134,10 @@ if (values['heap-profile']) {
     if (node.selfSize) {
       total += node.selfSize;
       self.set(where, (self.get(where) ?? 0) + node.selfSize);
+      if (values.callers && where.startsWith(values.callers)) {
+        const k = path.slice(-4).join(' < ');
+        callers.set(k, (callers.get(k) ?? 0) + node.selfSize);
+      }
     }
     for (const child of node.children) walk(child, path);
   };
@@ -137,6 +145,8 @@ if (values['heap-profile']) {
   console.log(`${scenario}: ~${Math.round(total / perSlice)} B sampled per request (server and client)`);
   for (const [where, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
     console.log(`${String(Math.round(bytes / perSlice)).padStart(6)} B  ${where}`);
+  for (const [k, bytes] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`${String(Math.round(bytes / perSlice)).padStart(6)} B  ${k}`);
   for (const pool of pools) for (const c of pool) c.close();
   for (const x of servers) x.server.close();
   process.exit(0);

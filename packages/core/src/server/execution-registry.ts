@@ -1,4 +1,3 @@
-import { KeyedLists } from '../store/keyed-lists.js';
 import type { TaskStore } from '../store/task-store.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
 import type { A2ALog } from '../telemetry/logger.js';
@@ -31,7 +30,14 @@ export interface ExecutionRegistryOptions {
  * they end at shutdown. The operations start work; this is where that work is found again (a cancel) and let go.
  */
 export class ExecutionRegistry {
-  readonly #executions = new KeyedLists<string, Execution>();
+  /**
+   * The running executions in the first `#running` slots, each knowing its slot (`trackedAt`): one is taken out by
+   * moving the last into its slot. Not a Map by task id: an execution per SendMessage comes and goes, and a Map
+   * allocates a new table as deleted entries fill it and again when a delete shrinks it, plus an array per key; the
+   * array here never shrinks (issue 39, docs/performance.md "Hot-path tricks"). A cancel, which is rare, scans it.
+   */
+  readonly #executions: (Execution | undefined)[] = [];
+  #running = 0;
   /** Open client streams, ended by {@link close}. */
   readonly #streams = new Set<Subscription>();
   #closed: Promise<void> | undefined;
@@ -39,9 +45,14 @@ export class ExecutionRegistry {
 
   constructor(private readonly options: ExecutionRegistryOptions) {}
 
-  /** The executions of a task running on this instance (a copy: aborting one removes it). */
+  /** The executions of a task running on this instance, oldest first (a copy: aborting one removes it). */
   forTask(taskId: string): Execution[] {
-    return [...(this.#executions.get(taskId) ?? [])];
+    const found: Execution[] = [];
+    for (let i = 0; i < this.#running; i++) {
+      const execution = this.#executions[i] as Execution;
+      if (execution.taskId === taskId) found.push(execution);
+    }
+    return found.sort((a, b) => a.began - b.began);
   }
 
   /** Whether {@link close} was called. */
@@ -56,7 +67,7 @@ export class ExecutionRegistry {
   start(execution: Execution): void {
     const { taskId } = execution;
     const { coordinator, executor, log } = this.options;
-    this.#executions.add(taskId, execution);
+    this.#track(execution);
     // The local coordinator holds no lease: no tracked view and no closure for it (issue 39, docs/performance.md).
     const lease =
       coordinator === localExecutionCoordinator
@@ -75,8 +86,8 @@ export class ExecutionRegistry {
       if (released) return;
       released = true;
       lease.release(handOver);
-      this.#executions.remove(taskId, execution);
-      if (this.#executions.size === 0) this.#onDrained?.();
+      this.#untrack(execution);
+      if (this.#running === 0) this.#onDrained?.();
     };
     execution.onAbort = release;
     try {
@@ -101,6 +112,24 @@ export class ExecutionRegistry {
         failed(error);
       }
     }, failed);
+  }
+
+  #track(execution: Execution): void {
+    execution.trackedAt = this.#running;
+    this.#executions[this.#running++] = execution;
+  }
+
+  #untrack(execution: Execution): void {
+    const at = execution.trackedAt;
+    if (at < 0) return;
+    execution.trackedAt = -1;
+    const last = --this.#running;
+    const moved = this.#executions[last] as Execution;
+    this.#executions[last] = undefined; // (no `pop`: emptied, an array drops its backing store)
+    if (moved !== execution) {
+      this.#executions[at] = moved;
+      moved.trackedAt = at;
+    }
   }
 
   /** After `execute()` returned with the task still running (background work): release when the task finishes. */
@@ -141,7 +170,7 @@ export class ExecutionRegistry {
   async #shutDown(timeoutMs: number): Promise<void> {
     for (const stream of this.#streams) stream.close();
     this.#streams.clear();
-    if (this.#executions.size > 0) {
+    if (this.#running > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
         this.#onDrained = () => {
@@ -151,8 +180,7 @@ export class ExecutionRegistry {
       });
       this.#onDrained = undefined;
     }
-    const left: Execution[] = [];
-    for (const running of this.#executions.values()) left.push(...running);
+    const left = this.#executions.slice(0, this.#running) as Execution[];
     await Promise.all(left.map((execution) => this.#abandon(execution)));
   }
 

@@ -130,11 +130,13 @@ export class Execution implements AgentContext {
   /** {@link start} was called: a step may run at once even before the task is stored (see `enqueue`). */
   private started = false;
   private lastWritten: TaskState | undefined;
-  /** The executor's span (when tracing), and when this turn began (for the task duration). */
+  /** The executor's span (when tracing), and when this turn began (for the task duration; the registry's order). */
   private span: ExecutorSpan | undefined;
-  private readonly began = performance.now();
+  readonly began = performance.now();
   /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
   onAbort: ((handOver?: boolean) => void) | undefined = undefined;
+  /** Where the registry holds it while it runs (-1: not held); see `ExecutionRegistry`. */
+  trackedAt = -1;
 
   private readonly owner: TaskOwner;
   private readonly pushConfig: TaskPushNotificationConfig | undefined;
