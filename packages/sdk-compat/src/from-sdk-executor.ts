@@ -8,6 +8,7 @@ import {
   UnauthenticatedUser,
 } from '@a2a-js/sdk/server';
 import { CompatEventBus } from './compat-event-bus.js';
+import type { EventApplier } from './event-applier.js';
 import { referenceTasks } from './reference-tasks.js';
 import { applySdkEvent, toSdkMessage, toSdkTask } from './sdk-codec.js';
 import { runSdkExecution, type SdkExecutorOptions } from './sdk-execution.js';
@@ -25,7 +26,7 @@ export interface FromSdkExecutorOptions extends SdkExecutorOptions {
  */
 export function fromSdkExecutor(executor: SdkAgentExecutor, options: FromSdkExecutorOptions = {}): AgentExecutor {
   return runSdkExecution<AgentExecutionEvent>(options, {
-    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent>((event) => applySdkEvent(event, applier)),
+    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent, EventApplier>(applySdkEvent, applier),
     execute: (ctx, bus) => {
       const context = requestContextOf(ctx, options.taskStore);
       return context instanceof Promise
