@@ -1,19 +1,15 @@
 /**
  * The `ExecutionEventBus` an SDK executor publishes on (the same surface in `@a2a-js/sdk` 1.x and 0.3.x:
  * `publish`, `finished`, `on`/`off`/`once` for 'event' and 'finished', `removeAllListeners`). Each published event is
- * handed to `sink` with `target` synchronously, in publish order, then to the executor's own listeners. A shared sink
- * and its target, not a closure per execution over the target (docs/performance.md, "SDK executors…", eighth round).
+ * handed to `sink` synchronously, in publish order, then to the executor's own listeners.
  */
-export class CompatEventBus<E, T = undefined> {
+export class CompatEventBus<E> {
   // Made on first use: most executors never listen on their bus, and a Set or Map per execution is measurable.
   private listeners: { event: Set<(event: E) => void>; finished: Set<() => void> } | undefined;
   private onceWrappers: Map<(...args: never[]) => void, (...args: never[]) => void> | undefined;
   private done = false;
 
-  constructor(
-    private readonly sink: (event: E, target: T) => void,
-    private readonly target: T,
-  ) {}
+  constructor(private readonly sink: (event: E) => void) {}
 
   /** `finished()` was called. */
   get isFinished(): boolean {
@@ -21,7 +17,7 @@ export class CompatEventBus<E, T = undefined> {
   }
 
   publish(event: E): void {
-    this.sink(event, this.target);
+    this.sink(event);
     if (this.listeners?.event.size) for (const listener of [...this.listeners.event]) listener(event);
   }
 

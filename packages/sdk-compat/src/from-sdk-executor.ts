@@ -8,7 +8,6 @@ import {
   UnauthenticatedUser,
 } from '@a2a-js/sdk/server';
 import { CompatEventBus } from './compat-event-bus.js';
-import type { EventApplier } from './event-applier.js';
 import { referenceTasks } from './reference-tasks.js';
 import { applySdkEvent, toSdkMessage, toSdkTask } from './sdk-codec.js';
 import { runSdkExecution, type SdkExecutorOptions } from './sdk-execution.js';
@@ -26,7 +25,7 @@ export interface FromSdkExecutorOptions extends SdkExecutorOptions {
  */
 export function fromSdkExecutor(executor: SdkAgentExecutor, options: FromSdkExecutorOptions = {}): AgentExecutor {
   return runSdkExecution<AgentExecutionEvent>(options, {
-    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent, EventApplier>(applySdkEvent, applier),
+    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent>((event) => applySdkEvent(event, applier)),
     execute: (ctx, bus) => {
       const context = requestContextOf(ctx, options.taskStore);
       return context instanceof Promise

@@ -16,9 +16,9 @@ export interface SdkExecutorOptions {
 /** What differs between the SDK generations: their bus events, request context and executor methods. */
 export interface SdkGeneration<E> {
   /** A bus whose events reach `applier` in publish order. */
-  makeBus(applier: EventApplier): CompatEventBus<E, EventApplier>;
-  execute(ctx: AgentContext, bus: CompatEventBus<E, EventApplier>): Promise<void>;
-  cancel(taskId: string, bus: CompatEventBus<E, EventApplier>): Promise<void>;
+  makeBus(applier: EventApplier): CompatEventBus<E>;
+  execute(ctx: AgentContext, bus: CompatEventBus<E>): Promise<void>;
+  cancel(taskId: string, bus: CompatEventBus<E>): Promise<void>;
 }
 
 /**
@@ -44,7 +44,7 @@ class Running<E> {
   constructor(
     private readonly ctx: RunningContext<E>,
     readonly applier: EventApplier,
-    readonly bus: CompatEventBus<E, EventApplier>,
+    readonly bus: CompatEventBus<E>,
   ) {}
 
   /** Settle the promise `execute` returned. */
@@ -94,20 +94,6 @@ class Running<E> {
   }
 }
 
-/**
- * The execution whose promise is being made: `new Promise(capture)` hands it its settle functions through this, with
- * one shared executor function instead of a closure per execution (docs/performance.md, "SDK executors…", eighth
- * round). The Promise constructor calls `capture` synchronously, so no other execution can be in between.
- */
-// biome-ignore lint/suspicious/noExplicitAny: any generation's execution
-let capturing: Running<any> | undefined;
-function capture(resolve: () => void, reject: (error: unknown) => void): void {
-  const run = capturing as Running<unknown>;
-  capturing = undefined;
-  run.resolve = resolve;
-  run.reject = reject;
-}
-
 /** Our executor around an SDK one: one bus per execution, kept while it runs so a cancel reaches the same bus. */
 export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkGeneration<E>): AgentExecutor {
   const report = options.onIgnoredEvent ?? warn;
@@ -125,13 +111,14 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         run.end();
         return Promise.reject(error);
       }
-      capturing = run;
-      const settled = new Promise<void>(capture);
-      executing.then(
-        () => run.returned(),
-        (error: unknown) => run.threw(error),
-      );
-      return settled;
+      return new Promise<void>((resolve, reject) => {
+        run.resolve = resolve;
+        run.reject = reject;
+        executing.then(
+          () => run.returned(),
+          (error: unknown) => run.threw(error),
+        );
+      });
     },
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];

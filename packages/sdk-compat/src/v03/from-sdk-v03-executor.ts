@@ -1,14 +1,11 @@
 import type { AgentContext, AgentExecutor, TaskStore } from '@a2a/core';
 import { toV03Message, toV03Task, type V03StreamResult } from '@a2a/core/internal';
 import { CompatEventBus } from '../compat-event-bus.js';
-import type { EventApplier } from '../event-applier.js';
 import { referenceTasks } from '../reference-tasks.js';
 import { runSdkExecution, type SdkExecutorOptions } from '../sdk-execution.js';
 import { sdkUserOf } from '../sdk-user.js';
 import { SdkV03CallContext, type SdkV03Executor, SdkV03RequestContext, UnauthenticatedUser } from './sdk-v03-types.js';
 import { fromV03Event } from './v03-events.js';
-
-const applyV03Event = (event: V03StreamResult, applier: EventApplier): void => applier.apply(fromV03Event(event));
 
 export interface FromSdkV03ExecutorOptions extends SdkExecutorOptions {
   /** Where `requestContext.referenceTasks` are read from (the caller's own tasks only). Without it they stay unset. */
@@ -22,7 +19,7 @@ export interface FromSdkV03ExecutorOptions extends SdkExecutorOptions {
  */
 export function fromSdkV03Executor(executor: SdkV03Executor, options: FromSdkV03ExecutorOptions = {}): AgentExecutor {
   return runSdkExecution<V03StreamResult>(options, {
-    makeBus: (applier) => new CompatEventBus<V03StreamResult, EventApplier>(applyV03Event, applier),
+    makeBus: (applier) => new CompatEventBus<V03StreamResult>((event) => applier.apply(fromV03Event(event))),
     execute: async (ctx, bus) => executor.execute(await requestContextOf(ctx, options.taskStore), bus),
     cancel: (taskId, bus) => executor.cancelTask(taskId, bus),
   });
