@@ -37,6 +37,8 @@ export { loadJose } from './load-jose.js';
 export { sha256Base64Url } from './push/push-signer.js';
 export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';
 export { localExecutionCoordinator } from './server/execution-coordinator.js';
+export { failLostTask } from './server/fail-lost-task.js';
+export { LocalExecutions } from './server/local-executions.js';
 export { parseParams, tenantScoped } from './server/operation-params.js';
 export { OPERATIONS, type Operation, type OperationEnv, type OperationName } from './server/operations.js';
 export { ownerOf } from './server/request-handler.js';

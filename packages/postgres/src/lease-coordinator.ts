@@ -6,7 +6,7 @@ import {
   type TaskState,
   type TrackedExecution,
 } from '@a2a/core';
-import { A2ALog } from '@a2a/core/internal';
+import { A2ALog, failLostTask, LocalExecutions } from '@a2a/core/internal';
 import { LOG_FIELDS } from './log-fields.js';
 import type { PostgresTaskStore } from './postgres-task-store.js';
 import { fromKey, toKey } from './text-key.js';
@@ -28,9 +28,6 @@ export interface PostgresExecutionCoordinatorOptions {
   onError?: (error: unknown) => void;
 }
 
-/** States in which an execution still owes the task progress: only those fail when their instance is lost. */
-const RUNNING: ReadonlySet<TaskState> = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
-
 /**
  * Execution leases and cross-instance cancel on PostgreSQL. Each running execution holds a lease row renewed every
  * ttl/3; a janitor on every instance moves the running tasks of an expired lease to FAILED ("executor lost") with a
@@ -46,7 +43,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
   readonly instanceId: string;
   readonly leaseTtlMs: number;
   private readonly store: PostgresTaskStore;
-  private readonly local = new Map<string, Set<TrackedExecution>>();
+  private readonly local: LocalExecutions;
   /** Released leases whose DELETE failed (database unreachable): the heartbeat deletes them when it can. */
   private readonly unreleased = new Set<string>();
   private readonly timer: ReturnType<typeof setInterval>;
@@ -60,42 +57,27 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     this.instanceId = options.instanceId ?? randomUUID();
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.log = new A2ALog(options.logger, options.onError);
-    this.store.listen(CANCEL_CHANNEL, (key) => this.abortLocal(fromKey(key), 'Task canceled'));
+    this.local = new LocalExecutions(
+      // Batched: rides with the task's first write. The heartbeat retries a failure.
+      (taskId) =>
+        void this.store.writes
+          .lease({ id: toKey(taskId), instanceId: this.instanceId, ttlMs: this.leaseTtlMs })
+          .catch(() => {}),
+      // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
+      // instance fails the task. Either way, a write that fails leaves an orphan lease that expires and is reaped
+      // (by this instance too); the janitor leaves finished or waiting tasks alone.
+      (taskId, handOver) =>
+        void this.store.writes.lease({ id: toKey(taskId), instanceId: this.instanceId, handOver }).catch(() => {
+          if (!handOver) this.unreleased.add(taskId);
+        }),
+    );
+    this.store.listen(CANCEL_CHANNEL, (key) => this.local.abort(fromKey(key), 'Task canceled'));
     this.timer = setInterval(() => void this.tick(), Math.max(10, Math.floor(this.leaseTtlMs / 3)));
     this.timer.unref?.();
   }
 
   track(execution: TrackedExecution): { release(handOver?: boolean): void } {
-    const { taskId } = execution;
-    let set = this.local.get(taskId);
-    if (!set) {
-      set = new Set();
-      this.local.set(taskId, set);
-      // Batched: rides with the task's first write. The heartbeat retries a failure.
-      void this.store.writes
-        .lease({ id: toKey(taskId), instanceId: this.instanceId, ttlMs: this.leaseTtlMs })
-        .catch(() => {});
-    }
-    set.add(execution);
-    let released = false;
-    return {
-      release: (handOver) => {
-        if (released) return;
-        released = true;
-        const current = this.local.get(taskId);
-        current?.delete(execution);
-        if (current?.size !== 0) return;
-        this.local.delete(taskId);
-        // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
-        // instance fails the task. Either way, a write that fails leaves an orphan lease that expires and is reaped
-        // (by this instance too); the janitor leaves finished or waiting tasks alone.
-        void this.store.writes
-          .lease({ id: toKey(taskId), instanceId: this.instanceId, handOver: handOver === true })
-          .catch(() => {
-            if (!handOver) this.unreleased.add(taskId);
-          });
-      },
-    };
+    return this.local.track(execution);
   }
 
   async requestCancel(taskId: string): Promise<void> {
@@ -120,7 +102,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
     this.ticking = true;
     try {
       if (this.unreleased.size) await this.deleteUnreleased();
-      const ids = [...this.local.keys()];
+      const ids = this.local.taskIds();
       if (ids.length) {
         await this.renew(ids);
         this.connectedSince ??= Date.now();
@@ -128,7 +110,7 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
           'SELECT id, state FROM a2a_tasks WHERE id = ANY($1)',
           [ids.map(toKey)],
         );
-        for (const row of rows) if (isTerminal(row.state)) this.abortLocal(fromKey(row.id), `Task is ${row.state}`);
+        for (const row of rows) if (isTerminal(row.state)) this.local.abort(fromKey(row.id), `Task is ${row.state}`);
       }
       await this.reap();
     } catch (error) {
@@ -174,50 +156,20 @@ export class PostgresExecutionCoordinator implements ExecutionCoordinator {
           AND t.updated_at < now() - $3 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM a2a_execution_leases l WHERE l.task_id = t.id)
        LIMIT 100`,
-      [Math.floor(this.leaseTtlMs / 3), this.instanceId, 2 * this.leaseTtlMs, [...this.local.keys()].map(toKey)],
+      [Math.floor(this.leaseTtlMs / 3), this.instanceId, 2 * this.leaseTtlMs, this.local.taskIds().map(toKey)],
     );
     // Connected again (or just started): owners get a full TTL to renew before their leases count as dead.
     this.connectedSince ??= Date.now();
     if (Date.now() - this.connectedSince < this.leaseTtlMs) return;
     for (const lease of rows) {
-      const taskId = fromKey(lease.task_id);
-      const stored = await this.store.get(taskId);
-      if (stored && RUNNING.has(stored.task.status.state)) {
-        try {
-          await this.store.append(taskId, stored.version, {
-            kind: 'status',
-            status: {
-              state: 'TASK_STATE_FAILED',
-              timestamp: new Date().toISOString(),
-              message: {
-                messageId: randomUUID(),
-                role: 'ROLE_AGENT',
-                taskId,
-                contextId: stored.task.contextId,
-                parts: [
-                  {
-                    text:
-                      lease.instance_id === '(no lease)'
-                        ? 'Executor lost: no running instance holds an execution lease for the task'
-                        : `Executor lost: instance ${lease.instance_id} stopped renewing its execution lease`,
-                  },
-                ],
-              },
-            },
-          });
-        } catch {
-          continue; // another janitor or the task itself moved first; the next tick looks again
-        }
-      }
+      const holder = lease.instance_id === '(no lease)' ? undefined : lease.instance_id;
+      // Moved: another janitor or the task itself wrote first; the next tick looks again.
+      if ((await failLostTask(this.store, fromKey(lease.task_id), holder)) === 'moved') continue;
       await this.store.query('DELETE FROM a2a_execution_leases WHERE task_id = $1 AND instance_id = $2', [
         lease.task_id,
         lease.instance_id,
       ]);
     }
-  }
-
-  private abortLocal(taskId: string, reason: string): void {
-    for (const execution of this.local.get(taskId) ?? []) execution.abort(reason);
   }
 }
 

@@ -6,7 +6,7 @@ import {
   type TaskState,
   type TrackedExecution,
 } from '@a2a/core';
-import { A2ALog } from '@a2a/core/internal';
+import { A2ALog, failLostTask, LocalExecutions } from '@a2a/core/internal';
 import type { Cluster, Redis } from 'ioredis';
 import { LOG_FIELDS } from './log-fields.js';
 import type { RedisTaskStore } from './redis-task-store.js';
@@ -26,9 +26,6 @@ export interface RedisExecutionCoordinatorOptions {
   onError?: (error: unknown) => void;
 }
 
-/** States in which an execution still owes the task progress: only those fail when their instance is lost. */
-const RUNNING: ReadonlySet<TaskState> = new Set(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
-
 /**
  * Execution leases and cross-instance cancel on Redis, with the semantics of `@a2a/postgres`'s coordinator. Each
  * running execution holds a lease (a sorted set scored by expiry on the Redis clock, with the holder in a hash)
@@ -45,7 +42,7 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
   readonly instanceId: string;
   readonly leaseTtlMs: number;
   private readonly store: RedisTaskStore;
-  private readonly local = new Map<string, Set<TrackedExecution>>();
+  private readonly local: LocalExecutions;
   /** Released leases whose write failed (Redis unreachable): the heartbeat drops them when it can. */
   private readonly unreleased = new Set<string>();
   /** Leases to take and to release, sent once per event-loop turn (see flush). */
@@ -66,6 +63,24 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
     this.instanceId = options.instanceId ?? randomUUID();
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.log = new A2ALog(options.logger, options.onError);
+    this.local = new LocalExecutions(
+      (taskId) => {
+        // A release of the task's previous execution still queued must not drop the lease this one takes.
+        this.pendingReleases.delete(taskId);
+        this.pendingRenewals.add(taskId);
+        this.scheduleFlush();
+      },
+      (taskId, handOver) => {
+        // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
+        // instance fails the task. A write that fails leaves an orphan lease that expires and is reaped (by this
+        // instance too); the janitor leaves finished or waiting tasks alone.
+        this.pendingRenewals.delete(taskId);
+        this.pendingReleases.set(taskId, handOver);
+        // A hand-over happens at shutdown, when the store may close in this turn: sent now, with any queued ones.
+        if (handOver) this.flush();
+        else this.scheduleFlush();
+      },
+    );
     // Pub/sub needs its own connection; ioredis subscribes again after a reconnect (autoResubscribe).
     const client = this.store.client;
     this.subscriber = this.store.cluster
@@ -78,7 +93,7 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
         });
     this.subscriber.on('error', () => {});
     this.subscriber.on('message', (channel: string, taskId: string) => {
-      if (channel === this.store.keys.cancelChannel) this.abortLocal(taskId, 'Task canceled');
+      if (channel === this.store.keys.cancelChannel) this.local.abort(taskId, 'Task canceled');
     });
     this.timer = setInterval(() => void this.tick(), Math.max(10, Math.floor(this.leaseTtlMs / 3)));
     this.timer.unref?.();
@@ -90,36 +105,7 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
   }
 
   track(execution: TrackedExecution): { release(handOver?: boolean): void } {
-    const { taskId } = execution;
-    let set = this.local.get(taskId);
-    if (!set) {
-      set = new Set();
-      this.local.set(taskId, set);
-      // A release of the task's previous execution still queued must not drop the lease this one takes.
-      this.pendingReleases.delete(taskId);
-      this.pendingRenewals.add(taskId);
-      this.scheduleFlush();
-    }
-    set.add(execution);
-    let released = false;
-    return {
-      release: (handOver) => {
-        if (released) return;
-        released = true;
-        const current = this.local.get(taskId);
-        current?.delete(execution);
-        if (current?.size !== 0) return;
-        this.local.delete(taskId);
-        // Handed over (stopped at shutdown, task not finished): expired at once, so the next janitor tick of any
-        // instance fails the task. A write that fails leaves an orphan lease that expires and is reaped (by this
-        // instance too); the janitor leaves finished or waiting tasks alone.
-        this.pendingRenewals.delete(taskId);
-        this.pendingReleases.set(taskId, handOver === true);
-        // A hand-over happens at shutdown, when the store may close in this turn: sent now, with any queued ones.
-        if (handOver === true) this.flush();
-        else this.scheduleFlush();
-      },
-    };
+    return this.local.track(execution);
   }
 
   private scheduleFlush(): void {
@@ -183,7 +169,7 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
     this.ticking = true;
     try {
       if (this.unreleased.size) await this.dropUnreleased();
-      const ids = [...this.local.keys()];
+      const ids = this.local.taskIds();
       if (ids.length) {
         await this.renew(ids);
         this.connectedSince ??= Date.now();
@@ -191,7 +177,7 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
           ids.map((id) => this.store.call(() => this.store.client.hget(this.store.keys.task(id).task, 's'))),
         );
         states.forEach((state, i) => {
-          if (state && isTerminal(state as TaskState)) this.abortLocal(ids[i] as string, `Task is ${state}`);
+          if (state && isTerminal(state as TaskState)) this.local.abort(ids[i] as string, `Task is ${state}`);
         });
       }
       await this.reap();
@@ -236,43 +222,13 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
       const taskId = reply[i] as string;
       const holder = reply[i + 1] as string;
       if (holder === this.instanceId && this.local.has(taskId)) continue; // renewed by the next heartbeat
-      const stored = await this.store.get(taskId);
-      if (stored && RUNNING.has(stored.task.status.state)) {
-        try {
-          await this.store.append(taskId, stored.version, {
-            kind: 'status',
-            status: {
-              state: 'TASK_STATE_FAILED',
-              timestamp: new Date().toISOString(),
-              message: {
-                messageId: randomUUID(),
-                role: 'ROLE_AGENT',
-                taskId,
-                contextId: stored.task.contextId,
-                parts: [
-                  {
-                    text:
-                      holder === ''
-                        ? 'Executor lost: no running instance holds an execution lease for the task'
-                        : `Executor lost: instance ${holder} stopped renewing its execution lease`,
-                  },
-                ],
-              },
-            },
-          });
-        } catch {
-          continue; // another janitor or the task itself moved first; the next tick looks again
-        }
-      } else if (!stored || !RUNNING.has(stored.task.status.state)) {
-        // Not running (or gone): no longer a candidate for the "no lease" check either.
-        await this.store.script('a2aMarkRunning', [running], [taskId, '0']);
-      }
+      const verdict = await failLostTask(this.store, taskId, holder === '' ? undefined : holder);
+      // Moved: another janitor or the task itself wrote first; the next tick looks again.
+      if (verdict === 'moved') continue;
+      // Not running (or gone): no longer a candidate for the "no lease" check either.
+      if (verdict === 'not-running') await this.store.script('a2aMarkRunning', [running], [taskId, '0']);
       if (holder !== '') await this.store.script('a2aDropLease', [leases, holders], [taskId, holder]);
     }
-  }
-
-  private abortLocal(taskId: string, reason: string): void {
-    for (const execution of this.local.get(taskId) ?? []) execution.abort(reason);
   }
 }
 
