@@ -7,12 +7,10 @@
 // dist (`cp -r packages/sdk-compat/dist/. packages/sdk-compat/node_modules/.baseline/` with a `{"type":"module"}`
 // package.json beside it), in the same rotation: a change to the layer read against the build before it.
 // `--profile <dir>`: the servers run under `node --cpu-prof`, their profiles written there when they stop.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
 import { numberArg, parseArgs } from './args.js';
 import { CARD_PATH, JSONRPC_PATH, RAW_PATH } from './bench-a2a.js';
+import { median, type ProbeServer, startProbeServer, stopProbeServers } from './compat-servers.js';
 import { closedLoop } from './load.js';
 import { type LoadScenario, requestSpecs } from './requests.js';
 
@@ -25,44 +23,13 @@ const port = numberArg(args, 'port', 43120);
 const connections = numberArg(args, 'connections', 32);
 const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [];
 const baseline = args.baseline ? resolve(args.baseline, 'index.js') : undefined;
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
-
-interface Server {
-  child: ChildProcess;
-  pid: number;
-  pool: Pool;
-}
-
-async function start(at: number, extra: string[], env = process.env): Promise<Server> {
-  const argv = [
-    process.execPath,
-    '--expose-gc',
-    ...profile,
-    main,
-    '--adapter',
-    adapter,
-    '--port',
-    String(at),
-    ...extra,
-  ];
-  const child = spawn('taskset', ['-c', '0', ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const pid = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = / pid=(\d+)/.exec(out);
-      if (out.includes('READY') && ready) resolve(Number(ready[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${adapter} server exited (${code}) before READY: ${out}`)));
-  });
-  const pool = new Pool(`http://127.0.0.1:${at}`, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
-  return { child, pid, pool };
-}
+const poolOptions = { connections, pipelining: 1, keepAliveTimeout: 60_000 };
+const start = (at: number, extra: string[], env = process.env) =>
+  startProbeServer(at, { adapter, nodeArgs: profile, extra, env, pool: poolOptions });
 
 const rotate = <T>(items: T[], by: number): T[] => items.map((_, i) => items[(i + by) % items.length] as T);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
-const servers: Record<string, Server> = {};
+const servers: Record<string, ProbeServer> = {};
 try {
   servers.native = await start(port, []);
   servers.compat = await start(port + 1, ['--executor', 'sdk-compat']);
@@ -74,7 +41,7 @@ try {
   }
 } catch (error) {
   // (A server that did not start, e.g. its port taken: the ones already started must not outlive this process.)
-  for (const server of Object.values(servers)) server.child.kill();
+  await stopProbeServers(servers);
   throw error;
 }
 const names = Object.keys(servers);
@@ -88,7 +55,7 @@ try {
       // Two servers alternate; three rotate, so each is measured first, second and last equally often.
       const order = names.length === 2 ? (i % 2 ? [...names].reverse() : names) : rotate(names, i);
       for (const name of order) {
-        const { pool, pid } = servers[name] as Server;
+        const { pool, pid } = servers[name] as ProbeServer;
         const tally = await closedLoop(pool, spec, { seconds, connections, serverPid: pid });
         if (tally.failed) throw new Error(`${name} ${scenario}: ${tally.failed} failed answers`);
         cpu[name]?.push((tally.serverCpuSeconds * 1e6) / tally.ok);
@@ -107,8 +74,5 @@ try {
     );
   }
 } finally {
-  for (const server of Object.values(servers)) {
-    await server.pool.close();
-    server.child.kill();
-  }
+  await stopProbeServers(servers);
 }

@@ -5,12 +5,10 @@
 // user and system CPU (/proc ticks), its minor page faults, how often its main thread and this client blocked (voluntary context switches:
 // a block is a wake-up the other side pays for in its socket write). docs/performance.md, "SDK executors through
 // @a2a/sdk-compat", seventh round.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
 import { numberArg, parseArgs } from './args.js';
 import { CARD_PATH, JSONRPC_PATH, RAW_PATH } from './bench-a2a.js';
+import { median, type ProbeServer, startProbeServer, stopProbeServers } from './compat-servers.js';
 import { closedLoop } from './load.js';
 import { type LoadScenario, requestSpecs } from './requests.js';
 
@@ -20,33 +18,11 @@ const slices = numberArg(args, 'slices', 10);
 const seconds = numberArg(args, 'seconds', 2);
 const port = numberArg(args, 'port', 43130);
 const connections = numberArg(args, 'connections', 32);
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
 const spec = requestSpecs(
   { jsonRpc: JSONRPC_PATH, card: CARD_PATH, raw: RAW_PATH },
   10,
   `compat-kernel-${process.pid}`,
 )[scenario];
-
-interface Server {
-  child: ChildProcess;
-  pid: number;
-  pool: Pool;
-}
-
-async function start(at: number, extra: string[]): Promise<Server> {
-  const argv = [process.execPath, '--expose-gc', main, '--adapter', 'node', '--port', String(at), ...extra];
-  const child = spawn('taskset', ['-c', '0', ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const pid = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = / pid=(\d+)/.exec(out);
-      if (out.includes('READY') && ready) resolve(Number(ready[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before READY: ${out}`)));
-  });
-  return { child, pid, pool: new Pool(`http://127.0.0.1:${at}`, { connections, pipelining: 1 }) };
-}
 
 /** A process's user and system time (µs, from ticks), minor page faults, its main thread's voluntary context switches. */
 function counters(pid: number): { user: number; system: number; faults: number; blocks: number } {
@@ -57,17 +33,21 @@ function counters(pid: number): { user: number; system: number; faults: number; 
   return { user: Number(fields[11]) * 1e4, system: Number(fields[12]) * 1e4, faults: Number(fields[7]), blocks };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
-const servers: Record<string, Server> = {};
+const poolOptions = { connections, pipelining: 1 };
+const servers: Record<string, ProbeServer> = {};
 try {
-  servers.native = await start(port, []);
-  servers.compat = await start(port + 1, ['--executor', 'sdk-compat']);
+  servers.native = await startProbeServer(port, { adapter: 'node', pool: poolOptions });
+  servers.compat = await startProbeServer(port + 1, {
+    adapter: 'node',
+    extra: ['--executor', 'sdk-compat'],
+    pool: poolOptions,
+  });
   const names = Object.keys(servers);
   const figures: Record<string, Record<string, number[]>> = {};
   for (const server of Object.values(servers)) await closedLoop(server.pool, spec, { seconds: 1, connections });
   for (let i = 0; i < slices; i++) {
     for (const name of i % 2 ? [...names].reverse() : names) {
-      const { pool, pid } = servers[name] as Server;
+      const { pool, pid } = servers[name] as ProbeServer;
       const before = counters(pid);
       const client = process.resourceUsage().voluntaryContextSwitches;
       const tally = await closedLoop(pool, spec, { seconds, connections });
@@ -97,8 +77,5 @@ try {
     console.log(`${scenario} ${name}, per request, median of ${slices} slices: ${cells.join(', ')}`);
   }
 } finally {
-  for (const server of Object.values(servers)) {
-    await server.pool.close();
-    server.child.kill();
-  }
+  await stopProbeServers(servers);
 }

@@ -1,15 +1,10 @@
 import { createRequestHandler, InMemoryTaskStore } from '@a2a/core';
 import * as sdk from '@a2a-js/sdk';
-import {
-  AgentEvent,
-  type AgentExecutionEvent,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { describe, expect, it } from 'vitest';
 import { fromSdkExecutor } from '../src/index.js';
 import { scribeCard } from './fixtures/sdk-agents.js';
+import { chunk, status } from './sdk-events.js';
 
 // How an SDK execution ends: when the executor's `execute` returns with every helper call its events caused already
 // settled, it ends at once (no drain); else when they have. Either way the first failed helper call fails the task, the
@@ -19,35 +14,6 @@ import { scribeCard } from './fixtures/sdk-agents.js';
 const { TaskState } = sdk;
 const { supportedInterfaces: _fromTheMount, ...card } = scribeCard('http://agent.test');
 
-const status = (ctx: RequestContext, state: sdk.TaskState): AgentExecutionEvent =>
-  AgentEvent.statusUpdate({
-    taskId: ctx.taskId,
-    contextId: ctx.contextId,
-    status: { state, message: undefined, timestamp: undefined },
-    metadata: undefined,
-  });
-/** A plain text chunk; without texts, one the engine refuses (an artifact needs parts). */
-const chunk = (ctx: RequestContext, texts: string[]): AgentExecutionEvent =>
-  AgentEvent.artifactUpdate({
-    taskId: ctx.taskId,
-    contextId: ctx.contextId,
-    artifact: {
-      artifactId: 'a',
-      name: '',
-      description: '',
-      parts: texts.map((value) => ({
-        content: { $case: 'text', value },
-        metadata: undefined,
-        filename: '',
-        mediaType: '',
-      })),
-      metadata: undefined,
-      extensions: [],
-    },
-    append: false,
-    lastChunk: false,
-    metadata: undefined,
-  });
 const later = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 type Execute = (ctx: RequestContext, bus: ExecutionEventBus) => Promise<void> | void;

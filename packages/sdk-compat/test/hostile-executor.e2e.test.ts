@@ -15,42 +15,12 @@ import { fromSdkExecutor } from '../src/index.js';
 import { fromSdkV03Executor } from '../src/v03/index.js';
 import type { SdkV03EventBus, SdkV03RequestContext } from '../src/v03/sdk-v03-types.js';
 import { close, listen } from './helpers.js';
+import { chunk, status } from './sdk-events.js';
 
 // Executors that break the bus's rules. Each must end its task with a clear message (or be contained), never crash
 // the process, hang the caller or keep running state.
 
 type Misbehaviour = (ctx: RequestContext, bus: ExecutionEventBus) => Promise<void>;
-
-const status = (ctx: RequestContext, state: TaskState, taskId = ctx.taskId): AgentExecutionEvent =>
-  AgentEvent.statusUpdate({
-    taskId,
-    contextId: ctx.contextId,
-    status: { state, message: undefined, timestamp: undefined },
-    metadata: undefined,
-  });
-
-/** A plain text artifact chunk (the translation's fast path); `texts: []` makes one without parts. */
-const chunk = (ctx: RequestContext, texts: string[], taskId = ctx.taskId): AgentExecutionEvent =>
-  AgentEvent.artifactUpdate({
-    taskId,
-    contextId: ctx.contextId,
-    artifact: {
-      artifactId: 'a',
-      name: '',
-      description: '',
-      parts: texts.map((value) => ({
-        content: { $case: 'text', value },
-        metadata: undefined,
-        filename: '',
-        mediaType: '',
-      })),
-      metadata: undefined,
-      extensions: [],
-    },
-    append: false,
-    lastChunk: false,
-    metadata: undefined,
-  });
 
 const MISBEHAVIOURS: Record<string, Misbehaviour> = {
   'other-task': async (ctx, bus) => {
