@@ -6,7 +6,13 @@
 // Guide: docs/writing-an-adapter.md.
 export { basePathUnderPrefix, checkMountable } from './http/check-mountable.js';
 export { forwardedOrigin } from './http/forwarded-origin.js';
-export { carryRefusal, isPrepared, plainResponse, responseFrames } from './http/prepared.js';
+export {
+  carryRefusal,
+  finishedEventStream,
+  isPrepared,
+  plainResponse,
+  responseFrames,
+} from './http/prepared.js';
 export { bufferedWebRequest } from './node/buffered-request.js';
 export { FORBIDDEN_METHODS, requestRefusal } from './node/request-target.js';
 export type { ToWebRequestOptions } from './node/web-request-options.js';

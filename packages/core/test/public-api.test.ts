@@ -55,6 +55,7 @@ const ADAPTER = [
   'bufferedWebRequest',
   'carryRefusal',
   'checkMountable',
+  'finishedEventStream',
   'forwardedOrigin',
   'isPrepared',
   'plainResponse',

@@ -12,6 +12,7 @@ import {
   carryRefusal,
   checkMountable,
   FORBIDDEN_METHODS,
+  finishedEventStream,
   forwardedOrigin,
   isPrepared,
   plainResponse,
@@ -64,10 +65,18 @@ export function a2aMiddleware<E extends Env = Env>(
     if (!response) return next();
     // Read through Node's request, core answers with the bridge's lazy responses: as plain ones for the host.
     if (!isPrepared(request)) return response;
-    if (responseFrames(response)) streamStartInOneWrite(c.env);
-    return plainResponse(response);
+    if (!responseFrames(response)) return plainResponse(response);
+    // An event stream: the agent's events that follow within these microtasks are let in first (node-server would
+    // not write before then either: see streamStartInOneWrite). A stream that is over by then becomes a text body,
+    // which node-server writes with its head in one call; one that goes on is held for its first chunk.
+    await afterMicrotasks();
+    const plain = plainResponse(response);
+    if (!finishedEventStream(response)) streamStartInOneWrite(c.env);
+    return plain;
   };
 }
+
+const host = (globalThis as { process?: { nextTick?: (run: () => void) => void } }).process;
 
 /**
  * On `@hono/node-server`, an event stream's status line and headers leave in one socket write with its first chunk:
@@ -79,12 +88,20 @@ export function a2aMiddleware<E extends Env = Env>(
  */
 function streamStartInOneWrite(env: unknown): void {
   const outgoing = nodeBindings(env)?.outgoing as { cork?: unknown; uncork?: unknown } | undefined;
-  const host = (globalThis as { process?: { nextTick?: (run: () => void) => void } }).process;
   if (typeof outgoing?.cork !== 'function' || typeof outgoing.uncork !== 'function' || !host?.nextTick) return;
   const held = outgoing as { cork(): void; uncork(): void };
   held.cork();
   // A tick queued from a microtask runs once the microtask queue is empty: after node-server's writes for this answer.
   host.nextTick(() => held.uncork());
+}
+
+/**
+ * Settles once the microtasks queued so far, and those they queue, have run (a tick queued from a microtask runs when
+ * the microtask queue is empty), on Node; at once elsewhere. docs/performance.md, "Hono's stream".
+ */
+function afterMicrotasks(): Promise<void> | undefined {
+  const nextTick = host?.nextTick;
+  return nextTick ? new Promise((resolve) => nextTick(resolve)) : undefined;
 }
 
 /** The A2A routes as a Hono sub-app: `app.route('/a2a', a2aHono(a2a))`, or `app.route('/', ...)` with a `basePath`. */

@@ -7,6 +7,7 @@ import {
   client,
   createFixture,
   eventually,
+  FIXTURE_CARD,
   type Listening,
   listen,
   read,
@@ -14,8 +15,9 @@ import {
   userMessage,
   within,
 } from '@a2a/adapter-testsuite';
-import type { MountableHandler } from '@a2a/core';
+import { createA2AHandler, InMemoryTaskStore, type MountableHandler } from '@a2a/core';
 import { isPrepared } from '@a2a/core/adapter';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -174,6 +176,71 @@ describe('@a2a/hono streams on @hono/node-server', () => {
     // Separate events with consecutive ids.
     const ids = [first, working, chunk, ...rest].map((e) => Number(e?.id));
     expect(ids).toEqual(ids.map((_, i) => i + 1));
+  });
+
+  it('answers a stream that is over when its answer is made with its whole text in one write, framed by Content-Length: the same events for an SSE parser and the SDK client', async () => {
+    // Ten events, the last ones published after the handler has answered with the first (so they are let in before
+    // the answer is made); the in-memory store says which events are already there (the fixture's own store does not).
+    const a2a = createA2AHandler({
+      agentCard: FIXTURE_CARD,
+      basePath: '/a2a',
+      taskStore: new InMemoryTaskStore(),
+      executor: {
+        async execute(ctx) {
+          await ctx.submit();
+          await ctx.working('on it');
+          for (let i = 0; i < 8; i++) await ctx.artifact({ artifactId: 'out', text: `chunk ${i}`, append: i > 0 });
+          return ctx.complete('done');
+        },
+      },
+    });
+    const app = new Hono();
+    app.use(a2aMiddleware(a2a));
+    const host = createAdaptorServer({ fetch: app.fetch }) as Server;
+    const writes = recordWrites(host);
+    server = await listen(host);
+
+    const answer = await client(`${server.url}/a2a`).rpcFetch(
+      'SendStreamingMessage',
+      { message: userMessage('all at once') },
+      { 'a2a-version': '1.0', accept: 'text/event-stream' },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(answer.headers.get('transfer-encoding')).toBeNull();
+    const length = Number(answer.headers.get('content-length'));
+    const events = await sse(answer).rest();
+    const states = events.map((e) => {
+      const result = JSON.parse(e.data).result;
+      return result.task?.status.state ?? result.statusUpdate?.status.state ?? 'artifact';
+    });
+    expect(states).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      ...Array(8).fill('artifact'),
+      'TASK_STATE_COMPLETED',
+    ]);
+    expect(events.map((e) => e.id)).toEqual(states.map((_, i) => String(i + 1)));
+    // Head and every event in the one socket write, the length the bytes of the events.
+    expect(writes).toHaveLength(1);
+    const [head, body] = (writes[0] ?? '').split('\r\n\r\n');
+    expect(head).toMatch(/\r\ncontent-length: \d+(\r\n|$)/i);
+    expect(Buffer.byteLength(body ?? '')).toBe(length);
+    expect(body).toMatch(/^id: 1\ndata: [\s\S]*TASK_STATE_COMPLETED[\s\S]*\n\n$/);
+
+    const agent = await new ClientFactory().createFromUrl(server.url);
+    const seen: string[] = [];
+    for await (const event of agent.sendMessageStream({
+      message: {
+        messageId: crypto.randomUUID(),
+        role: 1,
+        parts: [{ content: { $case: 'text', value: 'sdk stream' } }],
+      },
+    } as unknown as Parameters<typeof agent.sendMessageStream>[0])) {
+      seen.push(Object.keys(event as object).join());
+    }
+    expect(seen.length).toBe(11);
   });
 
   it("keeps an earlier middleware's headers (CORS) on a stream, and releases it when the client leaves mid-stream", async () => {

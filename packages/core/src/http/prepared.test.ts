@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   eventStreamResponse,
+  finishedEventStream,
+  plainResponse,
   preparedBody,
   prepareRequest,
   requestDisconnect,
@@ -65,6 +67,40 @@ describe('prepared requests and responses (the bridge side channel)', () => {
     expect(await copy.text()).toBe('data: 1\n\ndata: 2\n\n'); // was '': the empty native response's clone
     expect(await response.text()).toBe('data: 1\n\ndata: 2\n\n');
     expect(response.bodyUsed).toBe(true);
+  });
+
+  it('an event stream that is over when its plain copy is made is its whole text; one that goes on streams on', async () => {
+    const init = { status: 200, headers: { 'content-type': 'text/event-stream' } };
+    const over = ['data: 2\n\n', 'data: 3\n\n', null];
+    const options = { keepAliveMs: 60_000, first: 'data: 1\n\n', rest: frames(), errorFrame: () => '' };
+    const finished = eventStreamResponse({ ...options, ready: () => over.shift() }, init);
+    expect(finishedEventStream(finished)).toBe(false); // nothing made yet
+    const copy = plainResponse(finished);
+    expect(finishedEventStream(finished)).toBe(true);
+    expect(copy.headers.get('content-type')).toBe('text/event-stream');
+    expect(await copy.text()).toBe('data: 1\n\ndata: 2\n\ndata: 3\n\n');
+
+    // More may come: the frames taken lead the stream, which goes on with the source's next().
+    const later = ['data: 1b\n\n', undefined];
+    const going = eventStreamResponse({ ...options, rest: frames(), ready: () => later.shift() }, init);
+    const streamed = plainResponse(going);
+    expect(finishedEventStream(going)).toBe(false);
+    expect(await streamed.text()).toBe('data: 1\n\ndata: 1b\n\ndata: 2\n\n');
+
+    // A source that fails while its frames are taken ends with the error frame, as the stream would send it.
+    const failing = eventStreamResponse(
+      {
+        ...options,
+        rest: frames(),
+        ready: () => {
+          throw new Error('gone');
+        },
+        errorFrame: (error) => `event: error\ndata: ${(error as Error).message}\n\n`,
+      },
+      init,
+    );
+    expect(await plainResponse(failing).text()).toBe('data: 1\n\nevent: error\ndata: gone\n\n');
+    expect(finishedEventStream(failing)).toBe(true);
   });
 
   it('a lazy response hands its header record to bridges until someone reads (and may change) its Headers', () => {

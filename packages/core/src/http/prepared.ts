@@ -9,7 +9,7 @@ import type { A2AError } from '../errors.js';
 import { nativeClass } from '../native-class.js';
 import type { Disconnect } from '../server/call-context.js';
 import { delegateToReal } from './delegate-to-real.js';
-import { type SseOptions, sseStream } from './sse.js';
+import { finishedFrames, type SseOptions, sseStream } from './sse.js';
 
 interface PreparedRequest {
   /** The whole body, or a function reading it on first use (so a request that is not ours is left unread). */
@@ -239,6 +239,7 @@ class TextResponse extends LazyResponse {
 class EventStreamResponse extends LazyResponse {
   #options: SseOptions;
   #body: ReadableStream<Uint8Array> | undefined;
+  #finished = false;
 
   constructor(options: SseOptions, init: LazyInit) {
     super(init);
@@ -258,11 +259,22 @@ class EventStreamResponse extends LazyResponse {
     return this.#body;
   }
 
-  /** The frames' stream in a real Response: `body`, the readers and `clone()` (a tee) read it. */
+  /** Whether the real Response carries the whole stream as its text (it was over when the Response was made). */
+  static finishedOf(response: Response): boolean {
+    return #options in response && response.#finished;
+  }
+
+  /**
+   * The frames in a real Response: `body`, the readers and `clone()` (a tee) read it. A stream that is already over
+   * (its agent finished before anyone read it) is its text, as one body: no `ReadableStream` and no reads of one for
+   * the host, the same bytes framed by `Content-Length` (docs/performance.md, "Hono's stream").
+   */
   protected makeFull(): Response {
+    const text = finishedFrames(this.#options);
+    this.#finished = text !== undefined;
     // The header record as it is, as TextResponse does: `@hono/node-server` writes it with `writeHead` instead of
     // filling and walking a `Headers` (docs/performance.md, "Fetch-host streams").
-    return new Response(this.stream(), {
+    return new Response(text ?? this.stream(), {
       status: this.status,
       statusText: this.statusText,
       headers: LazyResponse.headersInit(this),
@@ -301,6 +313,9 @@ export function eventStreamResponse(options: SseOptions, init: LazyInit): Respon
 
 /** The frames of an SSE response from {@link eventStreamResponse}, for a bridge that writes them itself. */
 export const responseFrames = (response: Response): SseOptions | undefined => EventStreamResponse.framesOf(response);
+
+/** Whether an SSE response's plain copy ({@link plainResponse}) has the whole stream as a text body (it was over). */
+export const finishedEventStream = (response: Response): boolean => EventStreamResponse.finishedOf(response);
 
 /**
  * The same response as a plain `Response` whose body lives in the Response itself. The lazy classes above keep their

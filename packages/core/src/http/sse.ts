@@ -46,6 +46,34 @@ const endOfTurn = (): Promise<typeof TURN_ENDED> =>
   ));
 
 /**
+ * The whole event stream as one text when the source is already over: the first frame, every frame it has ready
+ * (up to {@link SSE_BATCH_BYTES}) and its end (or the error frame, as {@link sseStream} would send it). `undefined`
+ * when more may come: the frames taken are then put back as `first`, for the stream to send as its first chunk. A Fetch
+ * host then answers a finished stream with a text body (no `ReadableStream`, no reads of it): the same bytes, framed
+ * by `Content-Length` instead of chunks (docs/performance.md, "Hono's stream").
+ */
+export function finishedFrames(options: SseOptions): string | undefined {
+  if (!options.ready) return undefined;
+  let text = options.first;
+  try {
+    while (text.length < SSE_BATCH_BYTES) {
+      const frame = options.ready();
+      if (frame === undefined) break;
+      if (frame === null) {
+        options.first = '';
+        return text;
+      }
+      text += frame;
+    }
+  } catch (error) {
+    options.first = '';
+    return text + options.errorFrame(error);
+  }
+  options.first = text;
+  return undefined;
+}
+
+/**
  * A pull-based byte stream of SSE frames: it waits for the consumer (backpressure) and cleans up on cancel. Frames the
  * source already has (`ready()`) are joined without a promise each, and what is ready leaves at once as one chunk: the
  * stream's start takes the first frame with those that followed it, and a stream the agent has finished by then is
