@@ -40,6 +40,19 @@ local function mark(running, id, flag)
 end`;
 
 /**
+ * The task's own writes on create, shared by CREATE and CREATE_TASK (KEYS: task, log, push, push-order, push-state;
+ * ARGV: owner, contextId, state, status timestamp, task JSON, version, event JSON or '', ttl ms or 0). Returns 0 from
+ * the script when the task exists already; leaves `ttl` set for what follows.
+ */
+const CREATE_WRITE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
+redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
+local ttl = tonumber(ARGV[8])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end`;
+
+/**
  * KEYS: task, log, push, push-order, push-state, then the owner's list, meta, expiry, seq, then the coordinator's
  * running. ARGV: owner, contextId, state, status timestamp, task JSON, version (1, or 2 with an event), event JSON or
  * '', ttl ms (finished: the keys expire) or 0, task id, running mark ('1', '0' or '').
@@ -49,12 +62,7 @@ end`;
  */
 const CREATE = `
 ${INDEX_WRITE}
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
-redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
-local ttl = tonumber(ARGV[8])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
+${CREATE_WRITE}
 -- An entry found is a finished task's of the same id whose keys expired before a ListTasks purged it: replaced.
 index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl)
 mark(KEYS[10], ARGV[9], ARGV[10])
@@ -65,12 +73,7 @@ return 1`;
  * push-state. ARGV: CREATE's first eight. Returns 0 when the task exists already (nothing written), else 1.
  */
 const CREATE_TASK = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
-redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
-local ttl = tonumber(ARGV[8])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
+${CREATE_WRITE}
 return 1`;
 
 /**
