@@ -44,7 +44,9 @@ end`;
 /**
  * The task's own writes on create, shared by CREATE and CREATE_TASK (KEYS: task, log, push, push-order, push-state;
  * ARGV: owner, contextId, state, status timestamp, task JSON, version, event JSON or '', ttl ms or 0). Returns 0 from
- * the script when the task exists already; leaves `ttl` set for what follows.
+ * the script when the task exists already; leaves `ttl` set for what follows. The stream and push keys an expired task
+ * of the same id left (its keys expire one by one) are deleted; one EXISTS over the five keys finds that none are
+ * there, the usual case, without a DEL of four absent keys (docs/performance.md, "Twentieth session").
  */
 const CREATE_WRITE = `
 if redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]) > 0 then
