@@ -338,27 +338,29 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   }
 
   private async insert(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): Promise<void> {
-    const state = row.status.state;
-    const version = event ? 2 : 1;
     if (this.cluster) return this.insertInSlots(task, owner, row, event);
     // The task, its ListTasks entry and its running mark in one script: all or nothing.
     const created = await this.script(
       'a2aCreate',
       [...this.taskKeyList(this.keys.task(task.id)), ...this.indexKeyList(owner)],
-      [
-        owner,
-        task.contextId,
-        state,
-        row.status.timestamp ?? '',
-        JSON.stringify(row),
-        version,
-        event ? JSON.stringify(event) : '',
-        this.ttlFor(state),
-        task.id,
-        this.runningMark(state),
-      ],
+      [...this.createArgs(task, owner, row, event), task.id, this.runningMark(row.status.state)],
     );
     if (created !== 1) throw new Error(`Task ${task.id} already exists`);
+  }
+
+  /** CREATE_TASK's arguments, which CREATE starts with (scripts.ts): the task as written, and its first event. */
+  private createArgs(task: Task, owner: TaskOwner, row: Task, event: TaskEvent | undefined): (string | number)[] {
+    const state = row.status.state;
+    return [
+      owner,
+      task.contextId,
+      state,
+      row.status.timestamp ?? '',
+      JSON.stringify(row),
+      event ? 2 : 1,
+      event ? JSON.stringify(event) : '',
+      this.ttlFor(state),
+    ];
   }
 
   /** Cluster mode's insert: the task's script, then its ListTasks entry (cluster-mode.ts says why in this order). */
@@ -369,16 +371,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     const mark = this.runningMark(state);
     const run = this.runner;
     const [created] = await Promise.all([
-      this.script('a2aCreateTask', this.taskKeyList(this.keys.task(task.id)), [
-        owner,
-        task.contextId,
-        state,
-        row.status.timestamp ?? '',
-        JSON.stringify(row),
-        version,
-        event ? JSON.stringify(event) : '',
-        ttl,
-      ]),
+      this.script('a2aCreateTask', this.taskKeyList(this.keys.task(task.id)), this.createArgs(task, owner, row, event)),
       mark === '1' ? markRunning(run, this.keys, task.id, '1').catch(ignore) : undefined,
     ]);
     if (created !== 1) throw new Error(`Task ${task.id} already exists`);

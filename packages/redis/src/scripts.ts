@@ -17,16 +17,18 @@ const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + ma
  * written without reading the one it replaces: it is written in the script that made version v, after that
  * script's version check, and every other writer (a repair from a fresh read, INDEX's 'r'; an instance of an older
  * release, which indexed after its write with INDEX's 'w') writes a version the task already had, so no entry can be
- * newer (docs/performance.md, "Eighteenth session").
+ * newer (docs/performance.md, "Eighteenth session"). An entry new to the meta hash has no expiry entry to drop (every
+ * script writes and removes the two together): the `ZREM` goes only with a replaced one (a call less per create;
+ * docs/performance.md, "Twentieth session").
  */
 const INDEX_WRITE = `
 local function index(list, meta, expiry, seq, id, v, s, ts, c, ttl)
-  redis.call('HSET', meta, id, cjson.encode({v = v, s = s, t = ts, c = c}))
+  local added = redis.call('HSET', meta, id, cjson.encode({v = v, s = s, t = ts, c = c}))
   redis.call('ZADD', list, redis.call('INCR', seq), id)
   if ttl > 0 then
     ${NOW}
     redis.call('ZADD', expiry, now + ttl, id)
-  else
+  elseif added == 0 then
     redis.call('ZREM', expiry, id)
   end
 end
@@ -40,6 +42,23 @@ local function mark(running, id, flag)
 end`;
 
 /**
+ * The task's own writes on create, shared by CREATE and CREATE_TASK (KEYS: task, log, push, push-order, push-state;
+ * ARGV: owner, contextId, state, status timestamp, task JSON, version, event JSON or '', ttl ms or 0). Returns 0 from
+ * the script when the task exists already; leaves `ttl` set for what follows. The stream and push keys an expired task
+ * of the same id left (its keys expire one by one) are deleted; one EXISTS over the five keys finds that none are
+ * there, the usual case, without a DEL of four absent keys (docs/performance.md, "Twentieth session").
+ */
+const CREATE_WRITE = `
+if redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]) > 0 then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+end
+if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
+redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
+local ttl = tonumber(ARGV[8])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end`;
+
+/**
  * KEYS: task, log, push, push-order, push-state, then the owner's list, meta, expiry, seq, then the coordinator's
  * running. ARGV: owner, contextId, state, status timestamp, task JSON, version (1, or 2 with an event), event JSON or
  * '', ttl ms (finished: the keys expire) or 0, task id, running mark ('1', '0' or '').
@@ -49,12 +68,7 @@ end`;
  */
 const CREATE = `
 ${INDEX_WRITE}
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
-redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
-local ttl = tonumber(ARGV[8])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
+${CREATE_WRITE}
 -- An entry found is a finished task's of the same id whose keys expired before a ListTasks purged it: replaced.
 index(KEYS[6], KEYS[7], KEYS[8], KEYS[9], ARGV[9], tonumber(ARGV[6]), ARGV[3], ARGV[4], ARGV[2], ttl)
 mark(KEYS[10], ARGV[9], ARGV[10])
@@ -65,12 +79,7 @@ return 1`;
  * push-state. ARGV: CREATE's first eight. Returns 0 when the task exists already (nothing written), else 1.
  */
 const CREATE_TASK = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-if ARGV[7] ~= '' then redis.call('XADD', KEYS[2], '2-0', 'c', ARGV[2], 's', ARGV[3], 'e', ARGV[7]) end
-redis.call('HSET', KEYS[1], 'o', ARGV[1], 'c', ARGV[2], 's', ARGV[3], 'ts', ARGV[4], 'j', ARGV[5], 'v', ARGV[6], 'sv', ARGV[6])
-local ttl = tonumber(ARGV[8])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) if ARGV[7] ~= '' then redis.call('PEXPIRE', KEYS[2], ttl) end end
+${CREATE_WRITE}
 return 1`;
 
 /**
