@@ -47,34 +47,27 @@ export async function runScriptReplicated(
   args: readonly (string | number)[],
   wait: ReplicaWait,
 ): Promise<unknown> {
-  for (let redirections = 0; ; redirections++) {
-    const pipeline = client.pipeline();
-    const command = (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[name];
-    if (!command) throw new Error(`script ${name} is not defined on this client`);
-    command.call(pipeline, ...keys, ...args);
-    pipeline.call('WAIT', wait.replicas, wait.timeoutMs);
-    const replies = (await pipeline.exec()) ?? [];
-    const [scriptError, result] = replies[0] ?? [new Error(`no reply to ${name}`), undefined];
+  const pipeline = client.pipeline();
+  const command = (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[name];
+  if (!command) throw new Error(`script ${name} is not defined on this client`);
+  command.call(pipeline, ...keys, ...args);
+  pipeline.call('WAIT', wait.replicas, wait.timeoutMs);
+  const replies = (await pipeline.exec()) ?? [];
+  const [scriptError, result] = replies[0] ?? [new Error(`no reply to ${name}`), undefined];
+  if (scriptError) {
     // ioredis follows a redirection of a pipeline only when every command in it was redirected, and the keyless
-    // WAIT never is (a failover moved the slot: MOVED; a resharding: ASK). The script did not run: the client's
-    // slot map is refreshed, then the pair is sent again, as ioredis's `retryDelayOnFailover` would.
-    if (scriptError && /^(MOVED|ASK) /.test(scriptError.message) && redirections < MAX_REDIRECTIONS) {
-      await new Promise<void>((resolve) => (client as Cluster).refreshSlotsCache(() => resolve()));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      continue;
-    }
-    if (scriptError) throw scriptError;
-    const [waitError, confirmed] = replies[1] ?? [new Error('no reply to WAIT'), undefined];
-    if (waitError) throw waitError;
-    if (Number(confirmed) < wait.replicas) {
-      throw new A2AError(
-        'Unavailable',
-        `The task store applied the write but only ${Number(confirmed)} of ${wait.replicas} replica(s) confirmed it within ${wait.timeoutMs} ms; retry later`,
-      );
-    }
-    return result;
+    // WAIT never is (a failover moved the slot: MOVED; a resharding: ASK). The script did not run: the error is
+    // answered as `Unavailable` (errors.ts) and the client's slot map refreshed for the caller's retry.
+    if (/^(MOVED|ASK) /.test(scriptError.message)) (client as Cluster).refreshSlotsCache?.();
+    throw scriptError;
   }
+  const [waitError, confirmed] = replies[1] ?? [new Error('no reply to WAIT'), undefined];
+  if (waitError) throw waitError;
+  if (Number(confirmed) < wait.replicas) {
+    throw new A2AError(
+      'Unavailable',
+      `The task store applied the write but only ${Number(confirmed)} of ${wait.replicas} replica(s) confirmed it within ${wait.timeoutMs} ms; retry later`,
+    );
+  }
+  return result;
 }
-
-/** As ioredis's `maxRedirections` default. */
-const MAX_REDIRECTIONS = 16;
