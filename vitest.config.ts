@@ -39,6 +39,8 @@ export default defineConfig({
               A2A_REDIS_SERVER: process.env.A2A_VALKEY_SERVER ?? 'valkey-server',
               // The Cluster tests on a Valkey cluster (`.ci/run` starts one); without one they are skipped (loudly).
               A2A_TEST_REDIS_CLUSTER_URL: process.env.A2A_TEST_VALKEY_CLUSTER_URL ?? '',
+              // The failover tests demote the replica cluster's masters: never two projects on one cluster at once.
+              A2A_TEST_REDIS_REPLICA_CLUSTER_URL: process.env.A2A_TEST_VALKEY_REPLICA_CLUSTER_URL ?? '',
             },
           },
         },

@@ -12,8 +12,10 @@ const NETWORK_CODES = new Set([
 ]);
 // Server replies that mean "not now" (loading after a restart, a replica during failover, a cluster reshaping;
 // NOSCRIPT: a restarted server lost its scripts, and ioredis's one resend met it again: the script did not run, and
-// the socket is marked for EVAL, so the caller's retry loads it).
-const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF|NOSCRIPT)\b/;
+// the socket is marked for EVAL, so the caller's retry loads it; MOVED/ASK: a failover or resharding moved the slot
+// and ioredis did not follow, which it does not for an auto-pipelined batch whose commands were redirected with
+// different slots, or not all of them: the command did not run, and the caller's retry goes to the new node).
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|MISCONF|NOSCRIPT|MOVED|ASK)\b/;
 
 /** True for errors of a lost, refused or timed-out Redis connection, or a server that cannot serve right now. */
 export function isConnectionError(error: unknown): boolean {
@@ -25,7 +27,9 @@ export function isConnectionError(error: unknown): boolean {
     UNAVAILABLE_REPLY.test(error.message) ||
     /Connection is closed|Command timed out|Stream isn't writeable|connect ETIMEDOUT|Socket closed unexpectedly|Connection lost/i.test(
       error.message,
-    )
+    ) ||
+    // An auto-pipelined batch grouped by the slot map before a failover, sent after it: ioredis refuses it unsent.
+    /should belong to the same slots allocation group/.test(error.message)
   );
 }
 

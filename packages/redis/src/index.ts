@@ -15,3 +15,4 @@ export {
   RedisTaskStore,
   type RedisTaskStoreOptions,
 } from './redis-task-store.js';
+export type { ReplicaWait } from './replica-wait.js';

@@ -30,6 +30,7 @@ import { KeySpace, type TaskKeys } from './keys.js';
 import { LOG_FIELDS } from './log-fields.js';
 import { LogSubscription } from './log-subscription.js';
 import { decodeCursor, encodeCursor } from './page-token.js';
+import { isDurableWrite, type ReplicaWait, runScriptReplicated } from './replica-wait.js';
 import { defineScripts, type RedisClient, runScript, type ScriptName } from './scripts.js';
 import { ShardTail } from './shard-tail.js';
 import { entryRecord, type StreamEntry, StreamTail } from './stream-tail.js';
@@ -69,6 +70,12 @@ export interface RedisTaskStoreOptions {
    * Default 5000 ms.
    */
   commandTimeoutMs?: number;
+  /**
+   * Acknowledge a write only once `replicas` replicas of its master confirmed it (WAIT, on the write's connection),
+   * else fail it as `Unavailable` after `timeoutMs`: a failover then loses no acknowledged write (README,
+   * "Durability"). Default: none (Redis replicates asynchronously; a master that dies can take its last writes along).
+   */
+  wait?: ReplicaWait;
   /**
    * Where the background errors go (the stream tail lost its connection), pino's shape:
    * `logger.error({ err, component: 'a2a/redis' }, msg)`. Default: core's console logger.
@@ -139,6 +146,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private readonly log: A2ALog;
   private closed = false;
   private readonly connectTimeoutMs: number;
+  private readonly wait: ReplicaWait | undefined;
   /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
   private lastConnectionError: Error | undefined;
 
@@ -165,6 +173,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
         ? clusterFromUrl(this.url as string, clusterNodeOptions({ commandTimeout, ...base }))
         : new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions));
     this.keys = new KeySpace(options.keyPrefix ?? 'a2a');
+    this.wait = options.wait;
     this.finishedTaskTtlMs = options.finishedTaskTtlMs ?? DEFAULT_FINISHED_TASK_TTL_MS;
     this.log = new A2ALog(options.logger, options.onError);
     this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
@@ -300,6 +309,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
 
   /** Runs one of the store's Lua scripts (scripts.ts). */
   script(name: ScriptName, keys: readonly string[], args: readonly (string | number)[] = []): Promise<unknown> {
+    const wait = this.wait;
+    if (wait && isDurableWrite(name)) return this.call(() => runScriptReplicated(this.client, name, keys, args, wait));
     return this.call(() => runScript(this.client, name, keys, args));
   }
 

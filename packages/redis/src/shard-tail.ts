@@ -1,6 +1,7 @@
 import type { TaskEvent, TaskEventRecord, TaskState } from '@a2a/core';
 import type { Cluster } from 'ioredis';
 import type { LogSubscription } from './log-subscription.js';
+import { type TailedTask, TailedTasks } from './tailed-tasks.js';
 
 export interface ShardTailOptions {
   /**
@@ -17,9 +18,8 @@ export interface ShardTailOptions {
   onError(error: unknown): void;
 }
 
-interface Tailed {
-  channel: string;
-  subscriptions: Set<LogSubscription>;
+/** `key`: the task's shard channel. */
+interface Tailed extends TailedTask {
   /** The newest seq a message announced (or, from the first check on, the version then). */
   heard: number;
   /** Checked once: `heard` counts from the version the first check read. */
@@ -43,8 +43,7 @@ interface Tailed {
  * Connections: one subscriber per master node, whatever the number of open streams.
  */
 export class ShardTail {
-  private readonly byTask = new Map<string, Tailed>();
-  private readonly byChannel = new Map<string, string>();
+  private readonly tasks = new TailedTasks<Tailed>();
   private readonly timer: ReturnType<typeof setInterval>;
   private connection: Cluster;
   private closed = false;
@@ -63,11 +62,10 @@ export class ShardTail {
     const connection = this.options.connect();
     connection.on('smessage', (channel: string, message: string) => {
       if (connection !== this.connection) return;
-      const taskId = this.byChannel.get(channel);
-      const tailed = taskId === undefined ? undefined : this.byTask.get(taskId);
-      if (taskId === undefined || !tailed) return;
-      const record = parseRecord(taskId, message);
-      if (!record) return this.wake(taskId);
+      const tailed = this.tasks.ofKey(channel);
+      if (!tailed) return;
+      const record = parseRecord(tailed.taskId, message);
+      if (!record) return this.wake(tailed.taskId);
       if (record.seq > tailed.heard) tailed.heard = record.seq;
       // The record itself (APPEND_PUBLISH): offered, so no read of the stream per subscriber; a subscription behind
       // it holds it and reads the gap (LogSubscription.offer).
@@ -92,39 +90,34 @@ export class ShardTail {
     const deaf = this.connection;
     this.reconnects++;
     this.connection = this.open();
-    for (const [taskId, tailed] of this.byTask) {
+    for (const tailed of this.tasks.values()) {
       tailed.behind = undefined;
-      this.subscribe(taskId, tailed.channel);
+      this.subscribe(tailed.taskId, tailed.key);
     }
     deaf.disconnect();
   }
 
   /** Number of tasks tailed (tests). */
   get size(): number {
-    return this.byTask.size;
+    return this.tasks.size;
   }
 
   add(subscription: LogSubscription): void {
     const { taskId } = subscription;
-    let tailed = this.byTask.get(taskId);
-    if (!tailed) {
-      const channel = this.options.channel(taskId);
-      tailed = { channel, subscriptions: new Set(), heard: 0, checked: false, behind: undefined };
-      this.byTask.set(taskId, tailed);
-      this.byChannel.set(channel, taskId);
-      this.subscribe(taskId, channel);
-    }
-    tailed.subscriptions.add(subscription);
+    const added = this.tasks.add(subscription, () => ({
+      taskId,
+      key: this.options.channel(taskId),
+      subscriptions: new Set(),
+      heard: 0,
+      checked: false,
+      behind: undefined,
+    }));
+    if (added) this.subscribe(taskId, added.key);
   }
 
   remove(subscription: LogSubscription): void {
-    const tailed = this.byTask.get(subscription.taskId);
-    if (!tailed) return;
-    tailed.subscriptions.delete(subscription);
-    if (tailed.subscriptions.size > 0) return;
-    this.byTask.delete(subscription.taskId);
-    this.byChannel.delete(tailed.channel);
-    if (!this.closed) this.connection.sunsubscribe(tailed.channel).catch(() => {});
+    const untailed = this.tasks.remove(subscription);
+    if (untailed && !this.closed) this.connection.sunsubscribe(untailed.key).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -134,11 +127,11 @@ export class ShardTail {
   }
 
   private wake(taskId: string, seq?: number): void {
-    for (const sub of this.byTask.get(taskId)?.subscriptions ?? []) sub.wake(seq);
+    for (const sub of this.tasks.get(taskId)?.subscriptions ?? []) sub.wake(seq);
   }
 
   private wakeAll(): void {
-    for (const taskId of this.byTask.keys()) this.wake(taskId);
+    for (const tailed of this.tasks.values()) this.wake(tailed.taskId);
   }
 
   private failed(error: unknown): void {
@@ -149,15 +142,15 @@ export class ShardTail {
 
   /** The safety net for lost messages: a tailed task whose version is past a subscription's cursor wakes it. */
   private async check(): Promise<void> {
-    if (this.checking || this.closed || this.byTask.size === 0) return;
+    if (this.checking || this.closed || this.tasks.size === 0) return;
     this.checking = true;
     try {
-      const ids = [...this.byTask.keys()];
+      const ids = [...this.tasks.values()].map((tailed) => tailed.taskId);
       const versions = await Promise.all(ids.map((id) => this.options.version(id)));
       let deaf = false;
       ids.forEach((id, i) => {
         const version = versions[i];
-        const tailed = this.byTask.get(id);
+        const tailed = this.tasks.get(id);
         // Gone (expired): woken without a seq, so a waiting subscription reads, finds no task and ends.
         if (version === undefined || !tailed) {
           this.wake(id);

@@ -1,6 +1,7 @@
 import type { TaskEvent, TaskEventRecord, TaskState } from '@a2a/core';
 import type { Redis } from 'ioredis';
 import type { LogSubscription } from './log-subscription.js';
+import { type TailedTask, TailedTasks } from './tailed-tasks.js';
 
 /** A stream entry as ioredis returns it: `[id, [field, value, ...]]`. */
 export type StreamEntry = [string, string[]];
@@ -33,12 +34,9 @@ export function entryRecord(taskId: string, [id, fields]: StreamEntry, contextId
   };
 }
 
-interface Tailed {
-  taskId: string;
-  key: string;
+interface Tailed extends TailedTask {
   /** The newest seq this tail has read (or the first subscriber's cursor). */
   cursor: number;
-  subscriptions: Set<LogSubscription>;
 }
 
 export interface StreamTailOptions {
@@ -64,8 +62,7 @@ const COUNT = 500;
  * woken to re-read its log.
  */
 export class StreamTail {
-  private readonly byTask = new Map<string, Tailed>();
-  private readonly byKey = new Map<string, Tailed>();
+  private readonly tasks = new TailedTasks<Tailed>();
   /** Changed since the XREAD in flight was sent: it must be interrupted. */
   private dirty = false;
   private pending = false;
@@ -90,35 +87,23 @@ export class StreamTail {
 
   /** Number of tasks tailed (tests). */
   get size(): number {
-    return this.byTask.size;
+    return this.tasks.size;
   }
 
+  /** A subscription behind the tail's cursor is covered by its own first read; from the tail it takes what follows. */
   add(subscription: LogSubscription, key: string): void {
-    let tailed = this.byTask.get(subscription.taskId);
-    if (!tailed) {
-      tailed = { taskId: subscription.taskId, key, cursor: subscription.cursor, subscriptions: new Set() };
-      this.byTask.set(tailed.taskId, tailed);
-      this.byKey.set(key, tailed);
-      this.changed();
-    } else if (subscription.cursor < tailed.cursor) {
-      // Behind the tail: its own first read covers the gap; from the tail it takes what comes next.
-    }
-    tailed.subscriptions.add(subscription);
+    const { taskId, cursor } = subscription;
+    if (this.tasks.add(subscription, () => ({ taskId, key, cursor, subscriptions: new Set() }))) this.changed();
   }
 
+  /** No interruption needed: the read in flight returns by its timeout, or with entries nobody takes. */
   remove(subscription: LogSubscription): void {
-    const tailed = this.byTask.get(subscription.taskId);
-    if (!tailed) return;
-    tailed.subscriptions.delete(subscription);
-    if (tailed.subscriptions.size > 0) return;
-    this.byTask.delete(tailed.taskId);
-    this.byKey.delete(tailed.key);
-    // No interruption needed: the read in flight returns by its timeout, or with entries nobody takes.
+    this.tasks.remove(subscription);
   }
 
   /** Every subscription reads its log again (after a reconnect). */
   wakeAll(): void {
-    for (const tailed of this.byTask.values()) for (const sub of tailed.subscriptions) sub.wake();
+    for (const tailed of this.tasks.values()) for (const sub of tailed.subscriptions) sub.wake();
   }
 
   /** Ends the loop: the blocking connection is closed (which fails the XREAD in flight at once). */
@@ -167,14 +152,14 @@ export class StreamTail {
   private async run(): Promise<void> {
     const { connection } = this.options;
     while (!this.closed) {
-      if (this.byTask.size === 0) {
+      if (this.tasks.size === 0) {
         await new Promise<void>((resolve) => {
           this.wakeLoop = resolve;
         });
         this.wakeLoop = undefined;
         continue;
       }
-      const tailed = [...this.byTask.values()];
+      const tailed = [...this.tasks.values()];
       let reply: [string, StreamEntry[]][] | null = null;
       try {
         if (this.clientId === undefined) this.clientId = Number(await this.untilClosed(connection.client('ID')));
@@ -200,7 +185,7 @@ export class StreamTail {
         continue;
       }
       for (const [key, entries] of reply ?? []) {
-        const t = this.byKey.get(key);
+        const t = this.tasks.ofKey(key);
         if (!t) continue;
         for (const entry of entries) {
           const record = entryRecord(t.taskId, entry);
