@@ -52,7 +52,9 @@ describe.runIf(replicaClusterUrl)('a Redis Cluster master fails over to its repl
     const id = 'followed';
     const shard = await shardOf(url, writer.keys.task(id).task);
     try {
-      // The SendMessage workers: every request answers within 10 s, a success or a clean 503.
+      // The SendMessage workers: every request answers, a success or a clean 503. With `wait` the slowest one lasts
+      // about the whole outage (7–9 s measured at load 7–12, docs/performance.md): the bound is a hang guard with room
+      // for a slow CI machine, not a latency figure.
       let flowing = true;
       const acknowledged: string[] = [];
       const outcomes: { status: number; ms: number }[] = [];
@@ -64,7 +66,7 @@ describe.runIf(replicaClusterUrl)('a Redis Cluster master fails over to its repl
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ message: message(`w${w} #${i}`) }),
-            signal: AbortSignal.timeout(10_000), // a request that hangs fails the test
+            signal: AbortSignal.timeout(20_000), // a request that hangs fails the test
           });
           const body = await response.json();
           outcomes.push({ status: response.status, ms: Date.now() - started });
@@ -139,7 +141,7 @@ describe.runIf(replicaClusterUrl)('a Redis Cluster master fails over to its repl
 
       expect(beforeFailover).toBeGreaterThan(0);
       expect(unexpected).toEqual([]);
-      expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(10_000);
+      expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(20_000);
       // Every SendMessage acknowledged is readable, finished, from the other instance after the failover.
       for (let i = 0; i < acknowledged.length; i += 25) {
         const reads = await Promise.all(acknowledged.slice(i, i + 25).map((task) => reader.get(task)));
