@@ -16,21 +16,6 @@ describe('CompatEventBus', () => {
     expect(seen).toEqual(['sink:a', 'on:a', 'once:a', 'sink:b', 'on:b', 'sink:c']);
   });
 
-  it('hands the sink its own bus’s target with each event (one sink shared by every bus)', () => {
-    const seen: unknown[] = [];
-    const sink = (event: string, target: unknown) => seen.push([event, target]);
-    const one = new CompatEventBus<string>(sink, 'one');
-    const two = new CompatEventBus<string>(sink, 'two');
-    one.publish('a');
-    two.publish('b');
-    one.publish('c');
-    expect(seen).toEqual([
-      ['a', 'one'],
-      ['b', 'two'],
-      ['c', 'one'],
-    ]);
-  });
-
   it("runs 'finished' listeners once, and removeAllListeners clears them", () => {
     let finished = 0;
     const bus = new CompatEventBus<string>(() => {});

@@ -1,7 +1,7 @@
 /**
  * The `ExecutionEventBus` an SDK executor publishes on (the same surface in `@a2a-js/sdk` 1.x and 0.3.x:
  * `publish`, `finished`, `on`/`off`/`once` for 'event' and 'finished', `removeAllListeners`). Each published event is
- * handed to `sink` (with the bus's `target`) synchronously, in publish order, then to the executor's own listeners.
+ * handed to `sink` synchronously, in publish order, then to the executor's own listeners.
  */
 export class CompatEventBus<E> {
   // Made on first use: most executors never listen on their bus, and a Set or Map per execution is measurable.
@@ -9,14 +9,7 @@ export class CompatEventBus<E> {
   private onceWrappers: Map<(...args: never[]) => void, (...args: never[]) => void> | undefined;
   private done = false;
 
-  /**
-   * `sink(event, target)`: one shared sink and its target per bus, rather than a closure per execution over its applier
-   * (docs/performance.md, "SDK executors…", ninth round).
-   */
-  constructor(
-    private readonly sink: (event: E, target: unknown) => void,
-    private readonly target?: unknown,
-  ) {}
+  constructor(private readonly sink: (event: E) => void) {}
 
   /** `finished()` was called. */
   get isFinished(): boolean {
@@ -24,7 +17,7 @@ export class CompatEventBus<E> {
   }
 
   publish(event: E): void {
-    this.sink(event, this.target);
+    this.sink(event);
     if (this.listeners?.event.size) for (const listener of [...this.listeners.event]) listener(event);
   }
 

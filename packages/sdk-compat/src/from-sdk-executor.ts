@@ -8,7 +8,6 @@ import {
   UnauthenticatedUser,
 } from '@a2a-js/sdk/server';
 import { CompatEventBus } from './compat-event-bus.js';
-import type { EventApplier } from './event-applier.js';
 import { referenceTasks } from './reference-tasks.js';
 import { applySdkEvent, toSdkMessage, toSdkTask } from './sdk-codec.js';
 import { runSdkExecution, type SdkExecutorOptions } from './sdk-execution.js';
@@ -26,7 +25,7 @@ export interface FromSdkExecutorOptions extends SdkExecutorOptions {
  */
 export function fromSdkExecutor(executor: SdkAgentExecutor, options: FromSdkExecutorOptions = {}): AgentExecutor {
   return runSdkExecution<AgentExecutionEvent>(options, {
-    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent>(toApplier, applier),
+    makeBus: (applier) => new CompatEventBus<AgentExecutionEvent>((event) => applySdkEvent(event, applier)),
     execute: (ctx, bus) => {
       const context = requestContextOf(ctx, options.taskStore);
       return context instanceof Promise
@@ -36,9 +35,6 @@ export function fromSdkExecutor(executor: SdkAgentExecutor, options: FromSdkExec
     cancel: (taskId, bus) => executor.cancelTask(taskId, bus),
   });
 }
-
-/** The bus's sink, shared by every execution: its target is the execution's applier. */
-const toApplier = (event: AgentExecutionEvent, applier: unknown) => applySdkEvent(event, applier as EventApplier);
 
 /** Stateless, so one serves every request without a user (the SDK makes one per request). */
 const UNAUTHENTICATED = new UnauthenticatedUser();

@@ -106,20 +106,6 @@ class Running<E> extends EventApplier {
   }
 }
 
-/**
- * The execution whose promise is being made: `takeSettlers`, one executor function for every execution's promise,
- * hands it its settlers (a closure per execution over its record cost its bytes: docs/performance.md, "SDK
- * executors…", ninth round). The promise executor runs synchronously inside `new Promise`, so nothing interleaves.
- */
-let starting: { resolve: () => void; reject: (error: unknown) => void } | undefined;
-
-function takeSettlers(resolve: () => void, reject: (error: unknown) => void): void {
-  const run = starting as NonNullable<typeof starting>;
-  starting = undefined;
-  run.resolve = resolve;
-  run.reject = reject;
-}
-
 /** Our executor around an SDK one: one bus per execution, kept while it runs so a cancel reaches the same bus. */
 export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkGeneration<E>): AgentExecutor {
   const report = options.onIgnoredEvent ?? warn;
@@ -137,13 +123,14 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         run.finish();
         return Promise.reject(error);
       }
-      starting = run;
-      const settled = new Promise<void>(takeSettlers);
-      executing.then(
-        () => run.executed(),
-        (error: unknown) => run.threw(error),
-      );
-      return settled;
+      return new Promise<void>((resolve, reject) => {
+        run.resolve = resolve;
+        run.reject = reject;
+        executing.then(
+          () => run.executed(),
+          (error: unknown) => run.threw(error),
+        );
+      });
     },
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];
