@@ -50,8 +50,7 @@ const TERMINAL = new Set<TaskState>([
 /**
  * A helper call waiting for the one before it to settle: its operation, then only the arguments it has (none for
  * `Submit`, three for `Status`, one for the rest; a status without a message or options is `BareStatus`, its state
- * alone). Fewer slots than four a call: a 10-event stream's nine waiting calls fit the array that the first one makes
- * and the second grows once.
+ * alone). Fewer slots than four a call: a 10-event stream's nine waiting calls fit the array's first allocation.
  */
 enum Op {
   Submit,
@@ -81,28 +80,27 @@ enum Op {
 export class EventApplier {
   /** Helper calls made and not settled yet. */
   private inFlight = 0;
-  /**
-   * Calls waiting for those, one to four slots each (`Op`, then its arguments); made by the first call that waits, of
-   * its slots alone: `[]` grown by `push` reserves 17 slots (~150 B), where a SendMessage has one waiting call.
-   * docs/performance.md, "SDK executors…", ninth round.
-   */
-  private waiting: unknown[] | undefined;
+  /** Calls waiting for those, one to four slots each (`Op`, then its arguments). */
+  private readonly waiting: unknown[] = [];
   /** Where the next waiting call starts in `waiting` (read by index, not shifted: a splice per call cost ~0.7 µs a stream). */
   private next = 0;
   private failure: unknown;
-  /** {@link onIdle} is called when no helper call is in flight any more (set once the executor's `execute()` returned). */
-  protected awaitsIdle = false;
-  /** What `drain()` and `ended` wait on: made only when asked for (a cancel, mostly), not per execution. */
-  private waits: Waits | undefined;
+  /** Told when no helper call is in flight any more (the execution, once the executor's `execute()` returned). */
+  whenIdle: { idle(): void } | undefined;
+  private markDrained: (() => void) | undefined;
+  private failDrained: ((error: unknown) => void) | undefined;
+  private drainedPromise: Promise<void> | undefined;
   private state: TaskState | undefined;
   private created: boolean;
   private over = false;
   /** Artifact ids seen: the first alone (most tasks have one artifact), a Set only from the second on. */
   private firstArtifactId: string | undefined;
   private moreArtifactIds: Set<string> | undefined;
+  private markEnded: (() => void) | undefined;
+  private endedPromise: Promise<void> | undefined;
 
   constructor(
-    protected readonly ctx: AgentContext,
+    private readonly ctx: AgentContext,
     private readonly report: IgnoredEventReporter,
   ) {
     this.state = ctx.task?.status.state;
@@ -117,14 +115,9 @@ export class EventApplier {
 
   /** Resolves when the task finished (see {@link finished}); made when first asked for (only a cancel waits on it). */
   get ended(): Promise<void> {
-    this.waits ??= {};
-    const { waits } = this;
-    waits.ended ??= this.over ? Promise.resolve() : new Promise((resolve) => (waits.markEnded = resolve));
-    return waits.ended;
+    this.endedPromise ??= this.over ? Promise.resolve() : new Promise((resolve) => (this.markEnded = resolve));
+    return this.endedPromise;
   }
-
-  /** Told once no helper call is in flight after {@link awaitsIdle} was set (the execution overrides it). */
-  protected onIdle(): void {}
 
   apply(event: CompatEvent): void {
     if (this.over) {
@@ -218,13 +211,11 @@ export class EventApplier {
   /** Waits for every helper called so far; rejects with the first failure. */
   drain(): Promise<void> {
     if (this.inFlight > 0) {
-      this.waits ??= {};
-      const { waits } = this;
-      waits.drained ??= new Promise((resolve, reject) => {
-        waits.markDrained = resolve;
-        waits.failDrained = reject;
+      this.drainedPromise ??= new Promise((resolve, reject) => {
+        this.markDrained = resolve;
+        this.failDrained = reject;
       });
-      return waits.drained;
+      return this.drainedPromise;
     }
     return this.failure === undefined ? Promise.resolve() : Promise.reject(this.failure);
   }
@@ -232,9 +223,8 @@ export class EventApplier {
   /** Makes the waiting calls now, each queued in the context behind the one before (what a cancel needs at once). */
   flush(): void {
     const { waiting } = this;
-    if (waiting === undefined) return;
-    this.waiting = undefined;
-    for (let i = this.next; i < waiting.length; i += width(waiting[i] as Op)) this.invokeWaiting(waiting, i);
+    for (let i = this.next; i < waiting.length; i += width(waiting[i] as Op)) this.invokeWaiting(i);
+    waiting.length = 0;
     this.next = 0;
   }
 
@@ -305,7 +295,7 @@ export class EventApplier {
       this.flush();
       this.invoke(Op.Status, state, message, options);
       this.over = true;
-      this.waits?.markEnded?.();
+      this.markEnded?.();
     } else if (TERMINAL.has(state)) this.end(Op.Status, state, message, options);
     else this.call(Op.Status, state, message, options);
   }
@@ -319,16 +309,13 @@ export class EventApplier {
   private end(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
     this.call(op, a, b, c);
     this.over = true;
-    this.waits?.markEnded?.();
+    this.markEnded?.();
   }
 
   /** Made now when no call is unsettled, else when the ones before it settled (see the class comment). */
   private call(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
     if (this.inFlight === 0) this.invoke(op, a, b, c);
-    else if (this.waiting === undefined) {
-      if (op === Op.Status) this.waiting = b === undefined && c === undefined ? [Op.BareStatus, a] : [op, a, b, c];
-      else this.waiting = op === Op.Submit ? [op] : [op, a];
-    } else if (op === Op.Status) {
+    else if (op === Op.Status) {
       if (b === undefined && c === undefined) this.waiting.push(Op.BareStatus, a);
       else this.waiting.push(op, a, b, c);
     } else if (op === Op.Submit) this.waiting.push(op);
@@ -336,7 +323,8 @@ export class EventApplier {
   }
 
   /** Makes the waiting call at `i`. */
-  private invokeWaiting(waiting: unknown[], i: number): void {
+  private invokeWaiting(i: number): void {
+    const { waiting } = this;
     const op = waiting[i] as Op;
     if (op === Op.Status) this.invoke(op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
     else this.invoke(op, op === Op.Submit ? undefined : waiting[i + 1], undefined, undefined);
@@ -361,7 +349,7 @@ export class EventApplier {
     if (--this.inFlight > 0) return;
     const { waiting } = this;
     const i = this.next;
-    if (waiting !== undefined && i < waiting.length) {
+    if (i < waiting.length) {
       // The next waiting call; those after it wait for it in turn.
       const next = i + width(waiting[i] as Op);
       // (Read before the queue is reset, which may drop the call's slots.)
@@ -370,20 +358,16 @@ export class EventApplier {
       const b = op === Op.Status ? waiting[i + 2] : undefined;
       const c = op === Op.Status ? waiting[i + 3] : undefined;
       if (next === waiting.length) {
-        this.waiting = undefined;
+        waiting.length = 0;
         this.next = 0;
       } else this.next = next;
       this.invoke(op, a, b, c);
       return;
     }
-    if (this.awaitsIdle) {
-      this.awaitsIdle = false;
-      this.onIdle();
-    }
-    const { waits } = this;
-    if (waits?.drained === undefined) return;
-    const { markDrained, failDrained } = waits;
-    waits.drained = waits.markDrained = waits.failDrained = undefined;
+    const { markDrained, failDrained, whenIdle } = this;
+    this.markDrained = this.failDrained = this.whenIdle = undefined;
+    this.drainedPromise = undefined;
+    whenIdle?.idle();
     if (this.failure === undefined) markDrained?.();
     else failDrained?.(this.failure);
   };
@@ -395,15 +379,6 @@ export class EventApplier {
 }
 
 const NONE: readonly ChunkWithId[] = [];
-
-/** The applier's promises for the rare callers that wait on it (see `waits`). */
-interface Waits {
-  drained?: Promise<void> | undefined;
-  markDrained?: (() => void) | undefined;
-  failDrained?: ((error: unknown) => void) | undefined;
-  ended?: Promise<void> | undefined;
-  markEnded?: (() => void) | undefined;
-}
 
 /** How many slots a waiting call takes in the queue (see `Op`). */
 const width = (op: Op): number => (op === Op.Status ? 4 : op === Op.Submit ? 1 : 2);

@@ -1,7 +1,7 @@
 import * as sdk from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import { describe, expect, it, vi } from 'vitest';
-import { fromSdkEvent, toSdkMessage } from './sdk-codec.js';
+import { fromSdkEvent } from './sdk-codec.js';
 
 const part = (value: string, extra: Partial<sdk.Part> = {}): sdk.Part => ({
   content: { $case: 'text', value },
@@ -224,68 +224,6 @@ describe('fromSdkEvent', () => {
     expect(taskJson).not.toHaveBeenCalled();
     fromSdkEvent(AgentEvent.task(tasks[4] as sdk.Task));
     expect(taskJson).toHaveBeenCalledTimes(1);
-    vi.restoreAllMocks();
-  });
-});
-
-/** User messages as our engine may hand them over; the first five are plain (the fast path), the rest are not. */
-const userMessages: Record<string, unknown>[] = [
-  { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
-  {
-    messageId: 'm',
-    contextId: 'c',
-    taskId: 't',
-    role: 'ROLE_AGENT',
-    parts: [{ text: 'a', mediaType: 'text/plain', filename: 'a.txt' }, { text: '' }],
-    metadata: { k: 1 },
-    extensions: ['urn:x', 'urn:y'],
-    referenceTaskIds: ['r1'],
-  },
-  { messageId: 'm', parts: [] },
-  { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }], extensions: [], referenceTaskIds: [] },
-  { parts: [{ text: 'x' }], metadata: null },
-  // Left to the SDK's codec: other parts, part metadata, snake_case names, non-string ids, no parts array.
-  { messageId: 'm', role: 'ROLE_USER', parts: [{ data: { a: 1 } }, { url: 'https://x/y' }] },
-  { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x', metadata: { k: 1 } }] },
-  {
-    message_id: 'm',
-    context_id: 'c',
-    task_id: 't',
-    reference_task_ids: ['r'],
-    parts: [{ text: 'x', media_type: 'm' }],
-  },
-  { messageId: 7, role: 'ROLE_USER', parts: [{ text: 'x' }] },
-  { messageId: 'm', parts: [{ text: 'x', media_type: 'text/markdown' }] },
-  { messageId: 'm', role: 'ROLE_USER' },
-];
-
-describe('toSdkMessage', () => {
-  it.each(userMessages.map((message, i) => [i, message] as const))(
-    'message %i becomes what the SDK’s own fromJSON makes of it',
-    (_, message) => {
-      expect(toSdkMessage(message as never)).toStrictEqual(sdk.Message.fromJSON(message));
-    },
-  );
-
-  it('gives the executor arrays of its own, as fromJSON does', () => {
-    const message = userMessages[1] as { parts: unknown[]; extensions: string[]; referenceTaskIds: string[] };
-    const converted = toSdkMessage(message as never);
-    expect(converted.parts).not.toBe(message.parts);
-    expect(converted.extensions).not.toBe(message.extensions);
-    expect(converted.referenceTaskIds).not.toBe(message.referenceTaskIds);
-    converted.extensions.push('urn:z');
-    converted.referenceTaskIds.length = 0;
-    expect([message.extensions, message.referenceTaskIds]).toEqual([['urn:x', 'urn:y'], ['r1']]);
-    const empty = toSdkMessage(userMessages[0] as never);
-    expect(empty.extensions).not.toBe(toSdkMessage(userMessages[0] as never).extensions);
-  });
-
-  it('plain text messages skip the generic fromJSON (the fast path is taken)', () => {
-    const fromJson = vi.spyOn(sdk.Message, 'fromJSON');
-    for (const message of userMessages.slice(0, 5)) toSdkMessage(message as never);
-    expect(fromJson).not.toHaveBeenCalled();
-    for (const message of userMessages.slice(5)) toSdkMessage(message as never);
-    expect(fromJson).toHaveBeenCalledTimes(6);
     vi.restoreAllMocks();
   });
 });

@@ -5,6 +5,7 @@ import * as sdk from '@a2a-js/sdk';
 import type { AgentExecutionEvent } from '@a2a-js/sdk/server';
 import type { CompatEvent, EventApplier } from './event-applier.js';
 
+export const toSdkMessage = (message: Message): sdk.Message => sdk.Message.fromJSON(message);
 export const toSdkTask = (task: Task): sdk.Task => sdk.Task.fromJSON(task);
 export const toSdkCard = (card: CoreCard): sdk.AgentCard => sdk.AgentCard.fromJSON(card);
 export const fromSdkCard = (card: sdk.AgentCard): CoreCard => sdk.AgentCard.toJSON(card) as CoreCard;
@@ -12,78 +13,6 @@ export const toSdkPushConfig = (config: TaskPushNotificationConfig): sdk.TaskPus
   sdk.TaskPushNotificationConfig.fromJSON(config);
 export const fromSdkPushConfig = (config: sdk.TaskPushNotificationConfig): TaskPushNotificationConfig =>
   sdk.TaskPushNotificationConfig.toJSON(config) as TaskPushNotificationConfig;
-
-/**
- * What `sdk.Message.fromJSON` makes of our message. A message of plain text parts (most user messages) is built here
- * field by field with the same rules and fresh arrays, without the closure per `map` the generated codec makes (one
- * per array field). docs/performance.md, "SDK executors…", ninth round; sdk-codec.test.ts compares the two.
- */
-export function toSdkMessage(message: Message): sdk.Message {
-  const from = message as WireMessage;
-  if (!isPlainWireMessage(from)) return sdk.Message.fromJSON(message);
-  return {
-    messageId: (from.messageId as string | undefined) ?? '',
-    contextId: (from.contextId as string | undefined) ?? '',
-    taskId: (from.taskId as string | undefined) ?? '',
-    role: from.role === undefined || from.role === null ? 0 : sdk.roleFromJSON(from.role),
-    parts: from.parts.map(toSdkTextPart),
-    metadata: typeof from.metadata === 'object' && from.metadata !== null ? from.metadata : undefined,
-    extensions: Array.isArray(from.extensions) ? from.extensions.map(String) : [],
-    referenceTaskIds: Array.isArray(from.referenceTaskIds) ? from.referenceTaskIds.map(String) : [],
-  };
-}
-
-/** A message as JSON may spell it (the SDK's codec also reads the proto's snake_case names). */
-interface WireMessage {
-  messageId?: unknown;
-  message_id?: unknown;
-  contextId?: unknown;
-  context_id?: unknown;
-  taskId?: unknown;
-  task_id?: unknown;
-  role?: unknown;
-  parts: WirePart[];
-  metadata?: unknown;
-  extensions?: unknown;
-  referenceTaskIds?: unknown;
-  reference_task_ids?: unknown;
-}
-
-interface WirePart {
-  text?: unknown;
-  metadata?: unknown;
-  filename?: unknown;
-  mediaType?: unknown;
-  media_type?: unknown;
-}
-
-/** String ids (or none) in camelCase, parts of text alone with a string or no file name and media type. */
-function isPlainWireMessage(message: WireMessage | null | undefined): message is WireMessage {
-  if (typeof message !== 'object' || message === null) return false;
-  if (!optionalString(message.messageId) || !optionalString(message.contextId) || !optionalString(message.taskId))
-    return false;
-  if (message.message_id != null || message.context_id != null || message.task_id != null) return false;
-  if (message.reference_task_ids != null && !Array.isArray(message.referenceTaskIds)) return false;
-  const { parts } = message;
-  if (!Array.isArray(parts)) return false;
-  for (const part of parts) {
-    if (typeof part !== 'object' || part === null || typeof part.text !== 'string' || part.metadata != null)
-      return false;
-    if (!optionalString(part.filename) || !optionalString(part.mediaType) || part.media_type != null) return false;
-  }
-  return true;
-}
-
-const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
-
-function toSdkTextPart(part: WirePart): sdk.Part {
-  return {
-    content: { $case: 'text', value: part.text as string },
-    metadata: undefined,
-    filename: (part.filename as string | undefined) ?? '',
-    mediaType: (part.mediaType as string | undefined) ?? '',
-  };
-}
 
 /**
  * One published event, handed to the applier. A plain `Task`, a bare status update and a plain text artifact chunk

@@ -34,51 +34,39 @@ const noop = () => {};
 
 const warn: IgnoredEventReporter = (reason, taskId) => console.warn(`@a2a/sdk-compat: task ${taskId}: ${reason}`);
 
-/**
- * One execution of the SDK executor: its applier (this object: one record per execution, not an applier and a record
- * that points at it, docs/performance.md, "SDK executors…", ninth round) and its bus, kept on its context while it
- * runs so a cancel finds them.
- */
-class Running<E> extends EventApplier {
-  /** Set at once after construction (the bus's sink needs this applier first). */
-  bus!: CompatEventBus<E>;
-  /** `execute()` returned; what a cancel waits on for that is made only when one does. */
+/** One execution of the SDK executor: its applier and bus, kept on its context while it runs so a cancel finds them. */
+class Running<E> {
+  /** `execute()` returned; `settled` is made only when a cancel waits for that. */
   done = false;
-  private returnWait: { settled: Promise<void>; settle: (() => void) | undefined } | undefined;
+  settled: Promise<void> | undefined;
+  settle: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: RunningContext<E>,
+    readonly applier: EventApplier,
+    readonly bus: CompatEventBus<E>,
+  ) {}
 
   /** Settle the promise `execute` returned. */
   resolve: () => void = noop;
   reject: (error: unknown) => void = noop;
 
-  /** Resolves once `execute()` returned (what a cancel waits on, beside the task's end). */
-  get returned(): Promise<void> {
-    if (this.returnWait === undefined) {
-      const wait: { settled: Promise<void>; settle: (() => void) | undefined } = {
-        settled: Promise.resolve(),
-        settle: undefined,
-      };
-      if (!this.done) wait.settled = new Promise((resolve) => (wait.settle = resolve));
-      this.returnWait = wait;
-    }
-    return this.returnWait.settled;
-  }
-
   /**
    * The executor's `execute()` returned: ends now when every helper call it caused has settled, else when the applier
-   * next has none in flight ({@link onIdle}). One promise per execution, settled from here, instead of an async
+   * next has none in flight (it calls {@link idle}). One promise per execution, settled from here, instead of an async
    * frame and its awaits, or a drain promise that the promise `execute` returned would adopt (docs/performance.md,
    * "SDK executors…", sixth round).
    */
-  executed(): void {
-    if (this.idle) this.onIdle();
-    else this.awaitsIdle = true;
+  returned(): void {
+    if (this.applier.idle) this.idle();
+    else this.applier.whenIdle = this;
   }
 
   /** Every helper call settled after `execute()` returned: ends, rejecting with the first failed call's error. */
-  protected override onIdle(): void {
+  idle(): void {
     try {
-      this.finish();
-      this.throwFailure();
+      this.end();
+      this.applier.throwFailure();
     } catch (error) {
       this.reject(error);
       return;
@@ -89,7 +77,7 @@ class Running<E> extends EventApplier {
   /** `execute()` threw or rejected. */
   threw(error: unknown): void {
     try {
-      this.finish();
+      this.end();
     } catch (thrown) {
       this.reject(thrown);
       return;
@@ -98,11 +86,11 @@ class Running<E> extends EventApplier {
   }
 
   /** As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run. */
-  finish(): void {
+  end(): void {
     this.bus.finished();
-    (this.ctx as RunningContext<E>)[RUNNING] = undefined;
+    this.ctx[RUNNING] = undefined;
     this.done = true;
-    this.returnWait?.settle?.();
+    this.settle?.();
   }
 }
 
@@ -112,29 +100,29 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
   const cancelTimeoutMs = options.cancelTimeoutMs ?? 5000;
   return {
     execute(ctx: RunningContext<E>) {
-      const run = new Running<E>(ctx, report);
-      run.bus = generation.makeBus(run);
+      const applier = new EventApplier(ctx, report);
+      const run = new Running(ctx, applier, generation.makeBus(applier));
       ctx[RUNNING] = run;
       let executing: Promise<void>;
       try {
         // (An executor that is not an async function may return nothing.)
         executing = Promise.resolve(generation.execute(ctx, run.bus));
       } catch (error) {
-        run.finish();
+        run.end();
         return Promise.reject(error);
       }
       return new Promise<void>((resolve, reject) => {
         run.resolve = resolve;
         run.reject = reject;
         executing.then(
-          () => run.executed(),
+          () => run.returned(),
           (error: unknown) => run.threw(error),
         );
       });
     },
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];
-      const applier = run ?? new EventApplier(ctx, report);
+      const applier = run?.applier ?? new EventApplier(ctx, report);
       const bus = run?.bus ?? generation.makeBus(applier);
       await generation.cancel(ctx.taskId, bus);
       if (run && !applier.finished) {
@@ -142,7 +130,8 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         const timeout = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, cancelTimeoutMs);
         });
-        await Promise.race([run.returned, applier.ended, timeout]);
+        run.settled ??= run.done ? Promise.resolve() : new Promise((resolve) => (run.settle = resolve));
+        await Promise.race([run.settled, applier.ended, timeout]);
         clearTimeout(timer);
       }
       await applier.drain().catch(() => {});
