@@ -98,8 +98,11 @@ export class Execution implements AgentContext {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly state: Record<string, unknown> | undefined;
   readonly protocolVersion: string;
-  /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
-  settled: Promise<void> = DONE;
+  /**
+   * Resolves to this execution when `execute()` settled and everything it published is stored (so the registry
+   * hands every execution's settling to one shared function). Never rejects: a failure to settle goes to `holder`.
+   */
+  settled: Promise<Execution> | undefined;
 
   /** Made when the executor first reads `signal`: an AbortSignal costs microseconds, and most executors never do. */
   private controller: AbortController | undefined;
@@ -133,8 +136,10 @@ export class Execution implements AgentContext {
   /** The executor's span (when tracing), and when this turn began (for the task duration; the registry's order). */
   private span: ExecutorSpan | undefined;
   readonly began = performance.now();
-  /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
-  onAbort: ((handOver?: boolean) => void) | undefined = undefined;
+  /** The registry holding it while it runs: it releases the execution (and its lease) when it is aborted. */
+  holder: ExecutionHolder | undefined = undefined;
+  /** The coordinator's lease, held by the registry (the local coordinator's holds nothing). */
+  lease: ExecutionLease = NO_LEASE;
   /** Where the registry holds it while it runs (-1: not held); see `ExecutionRegistry`. */
   trackedAt = -1;
 
@@ -264,7 +269,7 @@ export class Execution implements AgentContext {
    * promise and ends the turn at once when nothing is queued (an async frame per SendMessage less, docs/performance.md
    * "Hot-path tricks"); a failure, or a turn that published nothing, goes on in an async function.
    */
-  private run(): Promise<void> {
+  private run(): Promise<Execution> {
     let executing: unknown;
     try {
       executing = this.services.executor.execute(this);
@@ -277,30 +282,37 @@ export class Execution implements AgentContext {
     );
   }
 
-  private async runFailed(error: unknown): Promise<void> {
+  private async runFailed(error: unknown): Promise<Execution> {
     if (!this.aborted) {
-      this.span?.fail(error);
-      this.reportError(error);
+      try {
+        this.span?.fail(error);
+        this.reportError(error);
+      } catch (failure) {
+        // The report itself threw (an `onError` hook): the holder reports that and lets go, as for a rejected run.
+        this.holder?.failed(this, failure);
+        return this;
+      }
       await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
         () => {},
       );
     }
-    await this.finishLater();
+    return this.finishLater();
   }
 
   /** After `execute()` returned: the turn ends now when everything it published is stored. */
-  private finish(): Promise<void> | undefined {
+  private finish(): Promise<Execution> | Execution {
     if (this.queued > 0 || (!this.replied && !this.stored)) return this.finishLater();
     this.endTurn('settled');
-    return undefined;
+    return this;
   }
 
-  private async finishLater(): Promise<void> {
+  private async finishLater(): Promise<Execution> {
     // Nothing published at all: the task still exists, so the client gets an answer. (Once stored it stays stored: no
     // step queued then, three promises less per execution. docs/performance.md, "Hot-path tricks".)
     if (!this.replied && !this.stored) await this.enqueue(() => this.ensureStored()).catch(() => {});
     await this.chain.catch(() => {});
     this.endTurn('settled');
+    return this;
   }
 
   private reportError(error: unknown): void {
@@ -319,7 +331,7 @@ export class Execution implements AgentContext {
     this.abortReason = new A2AError('TaskNotCancelable', reason);
     this.controller?.abort(this.abortReason);
     this.endTurn('aborted');
-    this.onAbort?.();
+    this.holder?.release(this);
   }
 
   /** The CANCELED status the agent published since a canceling abort, if any; later ones are ignored. */
@@ -720,6 +732,19 @@ export class Execution implements AgentContext {
 
 /** A settled step. */
 const DONE: Promise<void> = Promise.resolve();
+
+/** What holds a running execution (the registry): it lets go of it once, or after its settling failed. */
+export interface ExecutionHolder {
+  release(execution: Execution, handOver?: boolean): void;
+  failed(execution: Execution, error: unknown): void;
+}
+
+export interface ExecutionLease {
+  release(handOver?: boolean): void;
+}
+
+/** The local coordinator's lease: nothing to release. */
+const NO_LEASE: ExecutionLease = { release: () => {} };
 
 /** {@link Execution.appendEvent} without a value: it resolves to the record. */
 const RECORD: unique symbol = Symbol('record');
