@@ -378,7 +378,15 @@ export class Execution implements AgentContext {
       this.cancelStatus = { message, metadata: options?.metadata };
       return Promise.resolve();
     }
-    return this.enqueue(() => this.applyStatus(state, content, options?.metadata));
+    if (!this.runsNow()) return this.enqueue(() => this.applyStatus(state, content, options?.metadata));
+    // Run now without a step closure and its context per event (issue 39, docs/performance.md "Per request").
+    let result: Promise<void>;
+    try {
+      result = this.applyStatus(state, content, options?.metadata);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return this.counted(result);
   }
 
   /** The status step: once stored, a plain append without an async frame (docs/performance.md, "Hot-path tricks"). */
@@ -444,9 +452,19 @@ export class Execution implements AgentContext {
     if (chunk.lastChunk !== undefined) event.lastChunk = chunk.lastChunk;
     if (chunk.eventMetadata !== undefined) event.metadata = chunk.eventMetadata;
     // Once stored, a plain append: no async frame per event (docs/performance.md, "Hot-path tricks").
-    return this.enqueue(() =>
-      this.storedNow() ? this.appendEvent(event, artifactId) : this.firstArtifact(event, artifactId),
-    );
+    if (!this.runsNow()) return this.enqueue(() => this.artifactStep(event, artifactId));
+    // Run now without a step closure and its context per event (issue 39, docs/performance.md "Per request").
+    let result: Promise<string>;
+    try {
+      result = this.artifactStep(event, artifactId);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return this.counted(result);
+  }
+
+  private artifactStep(event: TaskEvent, artifactId: string): Promise<string> {
+    return this.storedNow() ? this.appendEvent(event, artifactId) : this.firstArtifact(event, artifactId);
   }
 
   /** An artifact before the task is stored: created with it when the store can, else created first. */
@@ -472,7 +490,7 @@ export class Execution implements AgentContext {
    * cannot crash the process with an unhandled rejection; awaiting it still throws. */
   private enqueue<T>(step: () => Promise<T>): Promise<T> {
     let result: Promise<T>;
-    if (this.queued === 0 && (this.stored || this.started) && !this.aborted) {
+    if (this.runsNow()) {
       // Nothing queued and the task stored: the step runs now rather than a microtask later behind a settled chain
       // (three promises and two hops less per event; later calls still queue behind it, so the order is the same).
       // Before the task is stored only once started (the registry tracks an execution before it starts it, so the
@@ -484,6 +502,16 @@ export class Execution implements AgentContext {
         result = Promise.reject(error);
       }
     } else result = this.chain.then(() => (this.aborted ? (undefined as T) : step()));
+    return this.counted(result);
+  }
+
+  /** Whether a step runs at once rather than behind the chain (see {@link enqueue}). */
+  private runsNow(): boolean {
+    return this.queued === 0 && (this.stored || this.started) && !this.aborted;
+  }
+
+  /** Counts a step begun (at once or queued) until it settles; `status` and `artifact` call it with no closure. */
+  private counted<T>(result: Promise<T>): Promise<T> {
     this.queued++;
     // One derived promise both keeps the chain going past a failure and reports it (and marks `result` handled).
     this.chain = result.then(this.stepDone, this.stepFailed);
