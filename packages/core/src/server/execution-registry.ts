@@ -8,9 +8,6 @@ import { type ExecutionCoordinator, localExecutionCoordinator } from './executio
 import { retryOnConflict, retryWhileUnavailable } from './store-retry.js';
 import type { Subscription } from './task-subscription.js';
 
-/** The local coordinator's lease: nothing to release. */
-const NO_LEASE = { release: () => {} };
-
 /** A shutdown's failing write that keeps losing races to the agent's own writes gives up after this many. */
 const ABANDON_ATTEMPTS = 50;
 
@@ -65,54 +62,63 @@ export class ExecutionRegistry {
    * write. Tracked first, so the task an agent creates in `execute()`'s synchronous part is created after that.
    */
   start(execution: Execution): void {
-    const { taskId } = execution;
     const { coordinator, executor, log } = this.options;
     this.#track(execution);
     // The local coordinator holds no lease: no tracked view and no closure for it (issue 39, docs/performance.md).
-    const lease =
-      coordinator === localExecutionCoordinator
-        ? NO_LEASE
-        : coordinator.track({
-            taskId,
-            abort: (reason) => {
-              execution.abort(reason);
-              Promise.resolve(executor.cancel?.(execution)).catch((error: unknown) => log.error(error));
-            },
-          });
+    if (coordinator !== localExecutionCoordinator) {
+      execution.lease = coordinator.track({
+        taskId: execution.taskId,
+        abort: (reason) => {
+          execution.abort(reason);
+          Promise.resolve(executor.cancel?.(execution)).catch((error: unknown) => log.error(error));
+        },
+      });
+    }
     // Forget the execution once its task is finished or it returned with the task waiting for the client, or once it
     // is aborted (canceled, or it gave up on an unavailable store): no lease outlives an execution that cannot write.
-    let released = false;
-    const release = (handOver?: boolean) => {
-      if (released) return;
-      released = true;
-      lease.release(handOver);
-      this.#untrack(execution);
-      if (this.#running === 0) this.#onDrained?.();
-    };
-    execution.onAbort = release;
+    execution.holder = this;
     try {
       execution.start();
     } catch (error) {
-      release();
+      this.release(execution);
       throw error;
     }
-    const failed = (error: unknown) => {
-      log.error(error, { taskId });
-      release();
-    };
-    // One `then`, not a `then` and a `catch` (a promise and a reaction per request less, issue 39).
-    void execution.settled.then(() => {
-      try {
-        // Its own last event left the task finished or waiting for the client: no read needed (and no async frame:
-        // the common case settles here, docs/performance.md "Hot-path tricks").
-        const last = execution.lastState;
-        if (last && (isTerminal(last) || isInterrupted(last))) release();
-        else this.#releaseWhenDone(execution, release).catch(failed);
-      } catch (error) {
-        failed(error);
-      }
-    }, failed);
+    // Handlers shared by every execution (`settled` resolves to it): no closure per execution. It never rejects but
+    // for a tracing span's end that throws, which is only logged.
+    void (execution.settled as Promise<Execution>).then(this.#settled, this.#unsettled);
   }
+
+  /**
+   * Lets go of a running execution and its lease, once (an untracked execution is released): after its turn, when
+   * it is aborted, or when {@link start} failed. The registry's state lives on the execution (`trackedAt`, `lease`),
+   * not in three closures per execution (issue 39, docs/performance.md "Per request").
+   */
+  release(execution: Execution, handOver?: boolean): void {
+    if (execution.trackedAt < 0) return;
+    this.#untrack(execution);
+    execution.lease.release(handOver);
+    if (this.#running === 0) this.#onDrained?.();
+  }
+
+  /** An execution's failure to settle (its error report threw): reported, and the execution released. */
+  failed(execution: Execution, error: unknown): void {
+    this.options.log.error(error, { taskId: execution.taskId });
+    this.release(execution);
+  }
+
+  readonly #unsettled = (error: unknown): void => this.options.log.error(error);
+
+  readonly #settled = (execution: Execution): void => {
+    try {
+      // Its own last event left the task finished or waiting for the client: no read needed (and no async frame:
+      // the common case settles here, docs/performance.md "Hot-path tricks").
+      const last = execution.lastState;
+      if (last && (isTerminal(last) || isInterrupted(last))) this.release(execution);
+      else this.#releaseWhenDone(execution).catch((error: unknown) => this.failed(execution, error));
+    } catch (error) {
+      this.failed(execution, error);
+    }
+  };
 
   #track(execution: Execution): void {
     execution.trackedAt = this.#running;
@@ -133,18 +139,18 @@ export class ExecutionRegistry {
   }
 
   /** After `execute()` returned with the task still running (background work): release when the task finishes. */
-  async #releaseWhenDone(execution: Execution, release: () => void): Promise<void> {
+  async #releaseWhenDone(execution: Execution): Promise<void> {
     const { taskId } = execution;
     // Read through a store outage, for up to `storeRetryMs`.
     const stored = execution.stored
       ? await retryWhileUnavailable(this.options.storeRetryMs, () => this.options.store.get(taskId))
       : undefined;
     const state = stored?.task.status.state;
-    if (!stored || !state || isTerminal(state) || isInterrupted(state)) return release();
+    if (!stored || !state || isTerminal(state) || isInterrupted(state)) return this.release(execution);
     for await (const record of this.options.store.subscribe(taskId, stored.version, execution.signal)) {
       if (endsTurn(record)) break;
     }
-    release();
+    this.release(execution);
   }
 
   /** An open client stream, ended by {@link close} (at once when close() ran while the call was starting). */
@@ -187,8 +193,7 @@ export class ExecutionRegistry {
   /** Stops an execution that outlived the shutdown deadline and fails its task if it was still running. */
   async #abandon(execution: Execution): Promise<void> {
     const { store, now, log } = this.options;
-    const release = execution.onAbort;
-    execution.onAbort = undefined; // released below, once its task is failed
+    execution.holder = undefined; // released below, once its task is failed
     execution.abort('The server is shutting down');
     let handOver = false;
     try {
@@ -210,6 +215,6 @@ export class ExecutionRegistry {
       log.error(error, { taskId: execution.taskId });
       handOver = true;
     }
-    release?.(handOver);
+    this.release(execution, handOver);
   }
 }

@@ -98,8 +98,11 @@ export class Execution implements AgentContext {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly state: Record<string, unknown> | undefined;
   readonly protocolVersion: string;
-  /** Resolves when `execute()` settled and everything it published is stored. Never rejects. */
-  settled: Promise<void> = DONE;
+  /**
+   * Resolves to this execution when `execute()` settled and everything it published is stored (so the registry
+   * hands every execution's settling to one shared function). Never rejects: a failure to settle goes to `holder`.
+   */
+  settled: Promise<Execution> | undefined;
 
   /** Made when the executor first reads `signal`: an AbortSignal costs microseconds, and most executors never do. */
   private controller: AbortController | undefined;
@@ -114,6 +117,14 @@ export class Execution implements AgentContext {
   private chain: Promise<unknown> = DONE;
   /** Steps enqueued and not yet settled (0: `chain` is settled). */
   private queued = 0;
+  /**
+   * The promise {@link appendEvent} last returned already settled (its in-memory write landed synchronously): a step
+   * run at once that returns it is done, and is neither counted nor chained (see {@link counted}).
+   */
+  private landed: Promise<unknown> | undefined;
+  /** Made at the first step that does not land at once (see {@link counted}). */
+  private stepDone: (() => void) | undefined;
+  private stepFailed: ((error: unknown) => void) | undefined;
   /**
    * The first outcome once known (or `firstError`), and the turn's end: plain fields, their promises made only when
    * someone asks before they are known (`first`, `turnEnded`). A blocking SendMessage whose agent publishes in its
@@ -133,8 +144,10 @@ export class Execution implements AgentContext {
   /** The executor's span (when tracing), and when this turn began (for the task duration; the registry's order). */
   private span: ExecutorSpan | undefined;
   readonly began = performance.now();
-  /** Set by the request handler: releases the execution (and its lease), run when it is aborted. */
-  onAbort: ((handOver?: boolean) => void) | undefined = undefined;
+  /** The registry holding it while it runs: it releases the execution (and its lease) when it is aborted. */
+  holder: ExecutionHolder | undefined = undefined;
+  /** The coordinator's lease, held by the registry (the local coordinator's holds nothing). */
+  lease: ExecutionLease = NO_LEASE;
   /** Where the registry holds it while it runs (-1: not held); see `ExecutionRegistry`. */
   trackedAt = -1;
 
@@ -264,7 +277,7 @@ export class Execution implements AgentContext {
    * promise and ends the turn at once when nothing is queued (an async frame per SendMessage less, docs/performance.md
    * "Hot-path tricks"); a failure, or a turn that published nothing, goes on in an async function.
    */
-  private run(): Promise<void> {
+  private run(): Promise<Execution> {
     let executing: unknown;
     try {
       executing = this.services.executor.execute(this);
@@ -277,30 +290,37 @@ export class Execution implements AgentContext {
     );
   }
 
-  private async runFailed(error: unknown): Promise<void> {
+  private async runFailed(error: unknown): Promise<Execution> {
     if (!this.aborted) {
-      this.span?.fail(error);
-      this.reportError(error);
+      try {
+        this.span?.fail(error);
+        this.reportError(error);
+      } catch (failure) {
+        // The report itself threw (an `onError` hook): the holder reports that and lets go, as for a rejected run.
+        this.holder?.failed(this, failure);
+        return this;
+      }
       await this.enqueue(() => this.applyStatus('TASK_STATE_FAILED', `Agent failed: ${failureReason(error)}`)).catch(
         () => {},
       );
     }
-    await this.finishLater();
+    return this.finishLater();
   }
 
   /** After `execute()` returned: the turn ends now when everything it published is stored. */
-  private finish(): Promise<void> | undefined {
+  private finish(): Promise<Execution> | Execution {
     if (this.queued > 0 || (!this.replied && !this.stored)) return this.finishLater();
     this.endTurn('settled');
-    return undefined;
+    return this;
   }
 
-  private async finishLater(): Promise<void> {
+  private async finishLater(): Promise<Execution> {
     // Nothing published at all: the task still exists, so the client gets an answer. (Once stored it stays stored: no
     // step queued then, three promises less per execution. docs/performance.md, "Hot-path tricks".)
     if (!this.replied && !this.stored) await this.enqueue(() => this.ensureStored()).catch(() => {});
     await this.chain.catch(() => {});
     this.endTurn('settled');
+    return this;
   }
 
   private reportError(error: unknown): void {
@@ -319,7 +339,7 @@ export class Execution implements AgentContext {
     this.abortReason = new A2AError('TaskNotCancelable', reason);
     this.controller?.abort(this.abortReason);
     this.endTurn('aborted');
-    this.onAbort?.();
+    this.holder?.release(this);
   }
 
   /** The CANCELED status the agent published since a canceling abort, if any; later ones are ignored. */
@@ -366,7 +386,15 @@ export class Execution implements AgentContext {
       this.cancelStatus = { message, metadata: options?.metadata };
       return Promise.resolve();
     }
-    return this.enqueue(() => this.applyStatus(state, content, options?.metadata));
+    if (!this.runsNow()) return this.enqueue(() => this.applyStatus(state, content, options?.metadata));
+    // Run now without a step closure and its context per event (issue 39, docs/performance.md "Per request").
+    let result: Promise<void>;
+    try {
+      result = this.applyStatus(state, content, options?.metadata);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return this.counted(result);
   }
 
   /** The status step: once stored, a plain append without an async frame (docs/performance.md, "Hot-path tricks"). */
@@ -432,9 +460,19 @@ export class Execution implements AgentContext {
     if (chunk.lastChunk !== undefined) event.lastChunk = chunk.lastChunk;
     if (chunk.eventMetadata !== undefined) event.metadata = chunk.eventMetadata;
     // Once stored, a plain append: no async frame per event (docs/performance.md, "Hot-path tricks").
-    return this.enqueue(() =>
-      this.storedNow() ? this.appendEvent(event, artifactId) : this.firstArtifact(event, artifactId),
-    );
+    if (!this.runsNow()) return this.enqueue(() => this.artifactStep(event, artifactId));
+    // Run now without a step closure and its context per event (issue 39, docs/performance.md "Per request").
+    let result: Promise<string>;
+    try {
+      result = this.artifactStep(event, artifactId);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return this.counted(result);
+  }
+
+  private artifactStep(event: TaskEvent, artifactId: string): Promise<string> {
+    return this.storedNow() ? this.appendEvent(event, artifactId) : this.firstArtifact(event, artifactId);
   }
 
   /** An artifact before the task is stored: created with it when the store can, else created first. */
@@ -460,7 +498,7 @@ export class Execution implements AgentContext {
    * cannot crash the process with an unhandled rejection; awaiting it still throws. */
   private enqueue<T>(step: () => Promise<T>): Promise<T> {
     let result: Promise<T>;
-    if (this.queued === 0 && (this.stored || this.started) && !this.aborted) {
+    if (this.runsNow()) {
       // Nothing queued and the task stored: the step runs now rather than a microtask later behind a settled chain
       // (three promises and two hops less per event; later calls still queue behind it, so the order is the same).
       // Before the task is stored only once started (the registry tracks an execution before it starts it, so the
@@ -472,20 +510,37 @@ export class Execution implements AgentContext {
         result = Promise.reject(error);
       }
     } else result = this.chain.then(() => (this.aborted ? (undefined as T) : step()));
+    return this.counted(result);
+  }
+
+  /** Whether a step runs at once rather than behind the chain (see {@link enqueue}). */
+  private runsNow(): boolean {
+    return this.queued === 0 && (this.stored || this.started) && !this.aborted;
+  }
+
+  /**
+   * Counts a step begun (at once or queued) until it settles; `status` and `artifact` call it with no closure. A step
+   * run at once whose write landed synchronously (it returned {@link landed}) is over already: no derived promise, no
+   * reaction, and no callbacks made at all when every step lands so (issue 39, docs/performance.md "Per request").
+   * A later call then runs at once too, where it used to wait a microtask for this one's count to drop: the same order.
+   */
+  private counted<T>(result: Promise<T>): Promise<T> {
+    if (result === this.landed) {
+      this.landed = undefined;
+      return result;
+    }
     this.queued++;
     // One derived promise both keeps the chain going past a failure and reports it (and marks `result` handled).
+    this.stepDone ??= () => {
+      this.queued--;
+    };
+    this.stepFailed ??= (error: unknown) => {
+      this.queued--;
+      if (!this.aborted) this.reportError(error);
+    };
     this.chain = result.then(this.stepDone, this.stepFailed);
     return result;
   }
-
-  private readonly stepDone = (): void => {
-    this.queued--;
-  };
-
-  private readonly stepFailed = (error: unknown): void => {
-    this.queued--;
-    if (!this.aborted) this.reportError(error);
-  };
 
   /**
    * After giving up: records FAILED with the reason as soon as the store answers again, so the task says why it
@@ -637,7 +692,9 @@ export class Execution implements AgentContext {
     }
     if (now) {
       this.appended(event, now);
-      return Promise.resolve(value === RECORD ? now : value);
+      const landed = Promise.resolve(value === RECORD ? now : value);
+      this.landed = landed;
+      return landed;
     }
     return (written as Promise<TaskEventRecord>).then(
       (record) => {
@@ -720,6 +777,19 @@ export class Execution implements AgentContext {
 
 /** A settled step. */
 const DONE: Promise<void> = Promise.resolve();
+
+/** What holds a running execution (the registry): it lets go of it once, or after its settling failed. */
+export interface ExecutionHolder {
+  release(execution: Execution, handOver?: boolean): void;
+  failed(execution: Execution, error: unknown): void;
+}
+
+export interface ExecutionLease {
+  release(handOver?: boolean): void;
+}
+
+/** The local coordinator's lease: nothing to release. */
+const NO_LEASE: ExecutionLease = { release: () => {} };
 
 /** {@link Execution.appendEvent} without a value: it resolves to the record. */
 const RECORD: unique symbol = Symbol('record');

@@ -98,6 +98,21 @@ describe('InMemoryTaskStore', () => {
     expect(await store.readEvents('t', 0)).toEqual([]);
   });
 
+  it('reads back every event while the log fills (it grows in steps) and after it wraps, each with its state', async () => {
+    const store = new InMemoryTaskStore({ liveLogSize: 5 });
+    await store.create(task('t'), 'o');
+    await store.append('t', 1, working());
+    for (let v = 2; v < 14; v++) {
+      await store.append('t', v, { kind: 'artifact', artifact: { artifactId: 'a', parts: [{ text: `${v}` }] } });
+      const log = await store.readEvents('t', 0);
+      const from = Math.max(2, v + 1 - 4);
+      expect(log.map((r) => r.seq)).toEqual(Array.from({ length: v + 2 - from }, (_, i) => from + i));
+      expect(log.map((r) => r.state)).toEqual(log.map(() => 'TASK_STATE_WORKING'));
+      const texts = log.map((r) => (r.event.kind === 'artifact' ? r.event.artifact.parts[0] : r.event.kind));
+      expect(texts).toEqual(log.map((r) => (r.seq === 2 ? 'status' : { text: `${r.seq - 1}` })));
+    }
+  });
+
   it('keeps a bounded log of a live task, and never feeds a subscriber across a trimmed gap', async () => {
     const store = new InMemoryTaskStore({ liveLogSize: 8 });
     await store.create(task('t'), 'o');

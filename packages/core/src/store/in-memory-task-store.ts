@@ -40,13 +40,15 @@ interface Entry {
   /** Store-wide counter bumped on every status change: the ListTasks order and cursor. */
   listSeq: number;
   /**
-   * The latest `liveLogSize` events of a live task, a ring: the event of sequence `s` at `s % liveLogSize` (events
-   * are gap-free, one per version after the first), and in `logStates` the task's state after it. Not the records
-   * themselves: their wrappers (~64 B each) are rebuilt for the rare replay, and so are artifact chunks
-   * ({@link LoggedChunk}). Dropped when the task finishes (a finished task's snapshot is the contract).
+   * The latest `liveLogSize` events of a live task, a ring of pairs: the event of sequence `s` at `2 × ((s − 2) %
+   * liveLogSize)` (events are gap-free, one per version after the first) and the task's state after it in the next
+   * slot. Not the records themselves: their wrappers (~64 B each) are rebuilt for the rare replay, and so are artifact
+   * chunks ({@link LoggedChunk}). Made at the first event and grown by doubling to its full size, each time exactly
+   * (an array written past its end grows by half plus 16 slots: two 20-slot arrays for a SendMessage's one logged
+   * event before, issue 39, docs/performance.md "Per request"). Dropped when the task finishes (a finished task's
+   * snapshot is the contract).
    */
-  log: (TaskEvent | LoggedChunk)[] | undefined;
-  logStates: TaskState[] | undefined;
+  log: (TaskEvent | LoggedChunk | TaskState)[] | undefined;
   pushConfigs: Map<string, TaskPushNotificationConfig> | undefined;
 }
 
@@ -98,8 +100,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       owner: index.key, // one string per owner, not one per request
       version: 1,
       listSeq: ++this.listSeq,
-      log: isTerminal(task.status.state) ? undefined : [],
-      logStates: isTerminal(task.status.state) ? undefined : [],
+      log: undefined,
       pushConfigs: undefined,
     };
     this.tasks.set(task.id, entry);
@@ -156,13 +157,21 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     if (event.kind === 'status') this.touch(entry);
     if (isTerminal(record.state)) {
       entry.log = undefined;
-      entry.logStates = undefined;
       entry.task = compact(entry.task);
       this.tasks.set(taskId, entry, this.terminalTtlMs);
-    } else if (entry.log && entry.logStates) {
+    } else {
       // A ring, not a growing array trimmed now and then: exactly `liveLogSize` events held, no spare capacity.
-      entry.log[record.seq % this.liveLogSize] = logEntry(event);
-      entry.logStates[record.seq % this.liveLogSize] = record.state;
+      const at = ((record.seq - 2) % this.liveLogSize) * 2;
+      let log = entry.log;
+      if (log === undefined || at >= log.length) {
+        const grown = new Array<TaskEvent | LoggedChunk | TaskState>(
+          log === undefined ? 2 : Math.min(log.length * 2, this.liveLogSize * 2),
+        );
+        if (log !== undefined) for (let i = 0; i < log.length; i++) grown[i] = log[i] as TaskEvent;
+        entry.log = log = grown;
+      }
+      log[at] = logEntry(event);
+      log[at + 1] = record.state;
     }
     const subscribers = this.subscribers.get(taskId);
     if (subscribers) for (const queue of subscribers) queue.push(record);
@@ -247,12 +256,13 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
 
   /** The logged records after `afterSeq`, oldest first (those still in the ring; version 1 has none). */
   private logged(entry: Entry, afterSeq: number): TaskEventRecord[] {
-    const { log, logStates, version, task } = entry;
+    const { log, version, task } = entry;
     const out: TaskEventRecord[] = [];
-    if (!log || !logStates) return out;
+    if (!log) return out;
     for (let seq = Math.max(afterSeq + 1, version - this.liveLogSize + 1, 2); seq <= version; seq++) {
-      const logged = log[seq % this.liveLogSize];
-      const state = logStates[seq % this.liveLogSize];
+      const at = ((seq - 2) % this.liveLogSize) * 2;
+      const logged = log[at] as TaskEvent | LoggedChunk | undefined;
+      const state = log[at + 1] as TaskState | undefined;
       if (logged && state)
         out.push({ taskId: task.id, contextId: task.contextId, seq, event: loggedEvent(logged), state });
     }

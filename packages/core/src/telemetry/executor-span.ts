@@ -12,7 +12,7 @@ export class ExecutorSpan {
   ) {}
 
   /** Runs `fn` with this span active; ends the span when it settles. */
-  run(fn: () => Promise<void>): Promise<void> {
+  run<T>(fn: () => Promise<T>): Promise<T> {
     const { api } = this.tel;
     const context = api.trace.setSpan(api.context.active(), this.span);
     return api.context.with(context, fn).finally(() => this.span.end());
