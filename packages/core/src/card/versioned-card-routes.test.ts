@@ -56,4 +56,24 @@ describe('VersionedCardRoutes', () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { name: string }).name).toBe('Card test');
   });
+
+  it('answers each base URL, variant and card generation with its own card, the last one served included', async () => {
+    let built = 0;
+    const cards = routes((baseUrl) => ({ ...card(baseUrl), name: `Card ${++built}` }) as AgentCard);
+    const body = async (baseUrl: string, variant: 'v1' | 'superset') => {
+      const response = await cards.serve(new Request(`${baseUrl}/.well-known/agent-card.json`), baseUrl, variant);
+      return (await response.json()) as { name: string; supportedInterfaces: { url: string }[] };
+    };
+    expect((await body('http://a.test', 'v1')).name).toBe('Card 1');
+    expect((await body('http://a.test', 'v1')).name).toBe('Card 1');
+    expect((await body('http://b.test', 'v1')).supportedInterfaces[0]?.url).toBe('http://b.test/');
+    expect((await body('http://b.test', 'v1')).supportedInterfaces[0]?.url).toBe('http://b.test/');
+    expect((await body('http://a.test', 'v1')).supportedInterfaces[0]?.url).toBe('http://a.test/');
+    expect((await body('http://a.test', 'superset')).name).toBe('Card 3'); // another variant: another card
+    expect((await body('http://a.test', 'v1')).name).toBe('Card 1');
+    cards.invalidate();
+    expect((await body('http://a.test', 'v1')).name).toBe('Card 4'); // made again after the change
+    expect((await body('http://a.test', 'v1')).name).toBe('Card 4');
+    expect(built).toBe(4);
+  });
 });

@@ -35,6 +35,12 @@ export class VersionedCardRoutes {
   /** Bumped when the served card changes (an interface added): older answers are no longer looked up. */
   private generation = 0;
   private lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+  /**
+   * The last answers found in the cache and what found them: a server's card GETs share a variant and a base URL, so
+   * they skip the key's string and the cache's recency move (the last parse kept: docs/performance.md, "Hot-path
+   * tricks"). One entry, dropped when a card is made.
+   */
+  private last: { variant: CardVariant; generation: number; baseUrl: string; answers: CardAnswers } | undefined;
 
   constructor(
     private readonly build: (baseUrl: string) => AgentCard,
@@ -49,9 +55,16 @@ export class VersionedCardRoutes {
 
   /** Synchronous once the card is made (the common case): no promise per card GET. */
   serve(request: Request, baseUrl: string, variant: CardVariant): Response | Promise<Response> {
+    const last = this.last;
+    if (last?.baseUrl === baseUrl && last.variant === variant && last.generation === this.generation) {
+      return serveCard(request, last.answers);
+    }
     const key = `${variant} ${this.generation} ${baseUrl}`;
     const cached = this.cards.get(key);
-    if (cached && !(cached instanceof Promise)) return serveCard(request, cached);
+    if (cached && !(cached instanceof Promise)) {
+      this.last = { variant, generation: this.generation, baseUrl, answers: cached };
+      return serveCard(request, cached);
+    }
     return (cached ?? this.load(key, baseUrl, variant)).then((answers) => serveCard(request, answers));
   }
 
@@ -63,6 +76,7 @@ export class VersionedCardRoutes {
 
   /** Makes (signs) a card once; a failure is not kept, so the next request tries again. */
   private load(key: string, baseUrl: string, variant: CardVariant): Promise<CardAnswers> {
+    this.last = undefined;
     const making = this.make(baseUrl, variant).then(
       (card) => {
         const answers = cardAnswers(card, this.lastModified, this.options.maxAgeSeconds);

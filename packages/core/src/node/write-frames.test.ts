@@ -118,4 +118,31 @@ describe('writeFrames', () => {
     expect(nexts).toBe(0);
     expect(writes).toEqual(['a\n\n', 'b\n\n']);
   });
+
+  it('sends keep-alive comments to a stream opened after others ended, while their timer runs and after it stopped', async () => {
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(check()).toBe(true);
+    };
+    const open = () => {
+      const { res, writes } = recordingResponse();
+      const frames = source();
+      const done = writeFrames(res, { keepAliveMs: 5, first: 'a\n\n', rest: frames.iterator, errorFrame: () => '' });
+      return { writes, frames, done };
+    };
+    const short = open(); // a stream over at once: its timer outlives it
+    short.frames.end();
+    await short.done;
+    const kept = (writes: string[]) => writes.some((w) => w.includes(': keep-alive'));
+    const second = open();
+    await until(() => kept(second.writes));
+    second.frames.end();
+    await second.done;
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the timer's next tick finds no stream and stops
+    const third = open();
+    await until(() => kept(third.writes));
+    third.frames.end();
+    await third.done;
+    expect(kept(short.writes)).toBe(false);
+  });
 });

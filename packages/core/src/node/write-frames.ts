@@ -121,7 +121,9 @@ function drained(res: ServerResponse): Promise<void> {
 
 /**
  * The `: keep-alive` comments of every open stream, one timer per interval instead of one per stream (a stream may
- * get its first comment sooner than a whole interval after it opened; comments carry nothing).
+ * get its first comment sooner than a whole interval after it opened; comments carry nothing). A timer whose streams
+ * have all ended stops at its next tick, not at once: short streams one after the other (an agent's burst each) would
+ * otherwise make and clear a timer per stream (docs/performance.md, "Hot-path tricks").
  */
 const keepAlive = {
   byInterval: new Map<number, { timer: ReturnType<typeof setInterval>; writers: Set<FrameWriter> }>(),
@@ -131,6 +133,11 @@ const keepAlive = {
     if (!group) {
       const writers = new Set<FrameWriter>();
       const timer = setInterval(() => {
+        if (writers.size === 0) {
+          clearInterval(timer);
+          this.byInterval.delete(ms);
+          return;
+        }
         for (const w of writers) if (!w.gone) w.write(KEEP_ALIVE_FRAME);
       }, ms);
       timer.unref?.();
@@ -140,10 +147,6 @@ const keepAlive = {
     group.writers.add(writer);
   },
   delete(writer: FrameWriter): void {
-    const ms = writer.sse.keepAliveMs;
-    const group = this.byInterval.get(ms);
-    if (!group?.writers.delete(writer) || group.writers.size > 0) return;
-    clearInterval(group.timer);
-    this.byInterval.delete(ms);
+    this.byInterval.get(writer.sse.keepAliveMs)?.writers.delete(writer);
   },
 };
