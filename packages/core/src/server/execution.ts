@@ -118,14 +118,6 @@ export class Execution implements AgentContext {
   /** Steps enqueued and not yet settled (0: `chain` is settled). */
   private queued = 0;
   /**
-   * The promise {@link appendEvent} last returned already settled (its in-memory write landed synchronously): a step
-   * run at once that returns it is done, and is neither counted nor chained (see {@link counted}).
-   */
-  private landed: Promise<unknown> | undefined;
-  /** Made at the first step that does not land at once (see {@link counted}). */
-  private stepDone: (() => void) | undefined;
-  private stepFailed: ((error: unknown) => void) | undefined;
-  /**
    * The first outcome once known (or `firstError`), and the turn's end: plain fields, their promises made only when
    * someone asks before they are known (`first`, `turnEnded`). A blocking SendMessage whose agent publishes in its
    * first synchronous run reads the outcome without a promise (issue 39, docs/performance.md "Per request").
@@ -518,29 +510,22 @@ export class Execution implements AgentContext {
     return this.queued === 0 && (this.stored || this.started) && !this.aborted;
   }
 
-  /**
-   * Counts a step begun (at once or queued) until it settles; `status` and `artifact` call it with no closure. A step
-   * run at once whose write landed synchronously (it returned {@link landed}) is over already: no derived promise, no
-   * reaction, and no callbacks made at all when every step lands so (issue 39, docs/performance.md "Per request").
-   * A later call then runs at once too, where it used to wait a microtask for this one's count to drop: the same order.
-   */
+  /** Counts a step begun (at once or queued) until it settles; `status` and `artifact` call it with no closure. */
   private counted<T>(result: Promise<T>): Promise<T> {
-    if (result === this.landed) {
-      this.landed = undefined;
-      return result;
-    }
     this.queued++;
     // One derived promise both keeps the chain going past a failure and reports it (and marks `result` handled).
-    this.stepDone ??= () => {
-      this.queued--;
-    };
-    this.stepFailed ??= (error: unknown) => {
-      this.queued--;
-      if (!this.aborted) this.reportError(error);
-    };
     this.chain = result.then(this.stepDone, this.stepFailed);
     return result;
   }
+
+  private readonly stepDone = (): void => {
+    this.queued--;
+  };
+
+  private readonly stepFailed = (error: unknown): void => {
+    this.queued--;
+    if (!this.aborted) this.reportError(error);
+  };
 
   /**
    * After giving up: records FAILED with the reason as soon as the store answers again, so the task says why it
@@ -692,9 +677,7 @@ export class Execution implements AgentContext {
     }
     if (now) {
       this.appended(event, now);
-      const landed = Promise.resolve(value === RECORD ? now : value);
-      this.landed = landed;
-      return landed;
+      return Promise.resolve(value === RECORD ? now : value);
     }
     return (written as Promise<TaskEventRecord>).then(
       (record) => {
