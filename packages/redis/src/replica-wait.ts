@@ -1,6 +1,6 @@
 import { A2AError } from '@a2a/core';
 import type { Cluster } from 'ioredis';
-import type { RedisClient, ScriptName } from './scripts.js';
+import { type RedisClient, type ScriptName, scriptCommand } from './scripts.js';
 
 /**
  * The `wait` option (README, "Durability"): a write is acknowledged only once this many replicas of its master
@@ -48,9 +48,7 @@ export async function runScriptReplicated(
   wait: ReplicaWait,
 ): Promise<unknown> {
   const pipeline = client.pipeline();
-  const command = (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[name];
-  if (!command) throw new Error(`script ${name} is not defined on this client`);
-  command.call(pipeline, ...keys, ...args);
+  scriptCommand(pipeline, name).call(pipeline, ...keys, ...args);
   pipeline.call('WAIT', wait.replicas, wait.timeoutMs);
   const replies = (await pipeline.exec()) ?? [];
   const [scriptError, result] = replies[0] ?? [new Error(`no reply to ${name}`), undefined];

@@ -393,7 +393,12 @@ export function runScript(
   keys: readonly string[],
   args: readonly (string | number)[],
 ): Promise<unknown> {
-  const command = (client as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)[name];
+  return scriptCommand(client, name).call(client, ...keys, ...args) as Promise<unknown>;
+}
+
+/** The command `defineScripts` added for a script, on a client or on one of its pipelines. */
+export function scriptCommand(on: object, name: ScriptName): (...args: (string | number)[]) => unknown {
+  const command = (on as Record<string, ((...a: (string | number)[]) => unknown) | undefined>)[name];
   if (!command) throw new Error(`script ${name} is not defined on this client`);
-  return command.call(client, ...keys, ...args);
+  return command;
 }

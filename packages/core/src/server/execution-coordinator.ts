@@ -9,9 +9,14 @@ export interface ExecutionCoordinator {
    * it stopped at shutdown and its task could not be failed (store unreachable): let another instance's janitor end
    * the task as soon as it can, without waiting for the lease to expire.
    */
-  track(execution: TrackedExecution): { release(handOver?: boolean): void };
+  track(execution: TrackedExecution): ExecutionLease;
   /** CancelTask found no execution of the task here: reach the instance that runs it, if any. */
   requestCancel(taskId: string): Promise<void>;
+}
+
+/** What `track` returns: the execution's lease, let go once when it is done. */
+export interface ExecutionLease {
+  release(handOver?: boolean): void;
 }
 
 export interface TrackedExecution {

@@ -125,9 +125,9 @@ export class ExecutionRegistry {
     this.#executions[this.#running++] = execution;
   }
 
+  /** Only for a tracked execution (`release` checks). */
   #untrack(execution: Execution): void {
     const at = execution.trackedAt;
-    if (at < 0) return;
     execution.trackedAt = -1;
     const last = --this.#running;
     const moved = this.#executions[last] as Execution;

@@ -31,6 +31,7 @@ import type {
   StatusOptions,
 } from './agent-executor.js';
 import { ownerOf, responseHeadersOf } from './call-context.js';
+import type { ExecutionLease } from './execution-coordinator.js';
 import { echoExtension } from './extension-echo.js';
 import { conflictPause, isStoreUnavailable, outagePause } from './store-retry.js';
 
@@ -765,10 +766,6 @@ const DONE: Promise<void> = Promise.resolve();
 export interface ExecutionHolder {
   release(execution: Execution, handOver?: boolean): void;
   failed(execution: Execution, error: unknown): void;
-}
-
-export interface ExecutionLease {
-  release(handOver?: boolean): void;
 }
 
 /** The local coordinator's lease: nothing to release. */

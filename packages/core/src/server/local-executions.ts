@@ -1,4 +1,4 @@
-import type { TrackedExecution } from './execution-coordinator.js';
+import type { ExecutionLease, TrackedExecution } from './execution-coordinator.js';
 
 /**
  * The executions a lease coordinator (`@a2a/postgres`, `@a2a/redis`) runs on this instance, by task. A lease is per
@@ -13,7 +13,7 @@ export class LocalExecutions {
     private readonly lastEnded: (taskId: string, handOver: boolean) => void,
   ) {}
 
-  track(execution: TrackedExecution): { release(handOver?: boolean): void } {
+  track(execution: TrackedExecution): ExecutionLease {
     const { taskId } = execution;
     let set = this.byTask.get(taskId);
     if (!set) {

@@ -161,7 +161,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       this.tasks.set(taskId, entry, this.terminalTtlMs);
     } else {
       // A ring, not a growing array trimmed now and then: exactly `liveLogSize` events held, no spare capacity.
-      const at = ((record.seq - 2) % this.liveLogSize) * 2;
+      const at = this.logSlot(record.seq);
       let log = entry.log;
       if (log === undefined || at >= log.length) {
         const grown = new Array<TaskEvent | LoggedChunk | TaskState>(
@@ -254,13 +254,18 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return entry ? this.logged(entry, afterSeq) : [];
   }
 
+  /** Where the event of sequence `seq` sits in a live log's ring (its state in the next slot): see `Entry.log`. */
+  private logSlot(seq: number): number {
+    return ((seq - 2) % this.liveLogSize) * 2;
+  }
+
   /** The logged records after `afterSeq`, oldest first (those still in the ring; version 1 has none). */
   private logged(entry: Entry, afterSeq: number): TaskEventRecord[] {
     const { log, version, task } = entry;
     const out: TaskEventRecord[] = [];
     if (!log) return out;
     for (let seq = Math.max(afterSeq + 1, version - this.liveLogSize + 1, 2); seq <= version; seq++) {
-      const at = ((seq - 2) % this.liveLogSize) * 2;
+      const at = this.logSlot(seq);
       const logged = log[at] as TaskEvent | LoggedChunk | undefined;
       const state = log[at + 1] as TaskState | undefined;
       if (logged && state)
