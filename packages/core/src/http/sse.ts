@@ -122,17 +122,12 @@ export function sseStream(options: SseOptions): ReadableStream<Uint8Array> {
   };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      batch = options.first;
+      // The first frame with those ready after it; all of it (with its end or error frame) when the source is over.
+      const over = finishedFrames(options);
+      const first = over ?? options.first;
       options.first = ''; // sent: not held for the stream's life
-      try {
-        takeReady();
-      } catch (error) {
-        send(controller, { error });
-        return;
-      }
-      controller.enqueue(encoder.encode(batch));
-      batch = '';
-      if (ended) {
+      controller.enqueue(encoder.encode(first));
+      if (over !== undefined) {
         stop();
         controller.close();
         return;
