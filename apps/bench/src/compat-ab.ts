@@ -10,9 +10,10 @@
 import { resolve } from 'node:path';
 import { numberArg, parseArgs } from './args.js';
 import { CARD_PATH, JSONRPC_PATH, RAW_PATH } from './bench-a2a.js';
-import { median, type ProbeServer, startProbeServer, stopProbeServers } from './compat-servers.js';
+import { type ProbeServer, startProbeServer, stopProbeServers } from './compat-servers.js';
 import { closedLoop } from './load.js';
 import { type LoadScenario, requestSpecs } from './requests.js';
+import { median } from './stats.js';
 
 const args = parseArgs(process.argv.slice(2));
 const adapter = args.adapter ?? 'node';

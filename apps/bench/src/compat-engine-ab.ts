@@ -5,6 +5,7 @@
 // a layer change of a microsecond shows here before it does in compat-ab.js (run it pinned: `taskset -c 1 node ...`).
 import { numberArg, parseArgs } from './args.js';
 import { type EngineHandler, engineRequest, engineVariants } from './compat-engine-variants.js';
+import { median } from './stats.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'stream';
@@ -31,8 +32,6 @@ async function slice(handler: EngineHandler): Promise<number> {
   const cpu = process.cpuUsage(before);
   return (cpu.user + cpu.system) / count;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 for (const handler of handlers) await slice(handler); // warm-up
 const cpu = names.map((): number[] => []);

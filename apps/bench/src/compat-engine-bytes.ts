@@ -11,6 +11,7 @@ import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { numberArg, parseArgs } from './args.js';
 import { type EngineHandler, engineRequest, engineVariants } from './compat-engine-variants.js';
+import { median } from './stats.js';
 
 const args = parseArgs(process.argv.slice(2));
 const scenario = args.scenario ?? 'send';
@@ -93,7 +94,6 @@ for (let w = 0; w < windows; w++) {
     if (gcs === before) bytes[k]?.push(grown / perWindow);
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 console.log(
   `engine ${scenario}: bytes per request, median of GC-free windows of ${perWindow}: ` +
     names

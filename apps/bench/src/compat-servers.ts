@@ -46,6 +46,3 @@ export async function stopProbeServers(servers: Record<string, ProbeServer>): Pr
     server.child.kill();
   }
 }
-
-export const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
