@@ -109,11 +109,21 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
           metadata: { taskId: task.id },
         });
       }
-      task.artifacts ??= [];
-      const artifacts = task.artifacts;
       const incoming = event.artifact;
-      const index = artifacts.findIndex((a) => a.artifactId === incoming.artifactId);
-      const existing = index >= 0 ? artifacts[index] : undefined;
+      const artifacts = task.artifacts;
+      // A loop rather than `findIndex` (no closure and context per event), and a task's first artifact in a one-slot
+      // array rather than pushed into `[]` (which grows it to 17 slots): ~0.2 KB per SendMessage (issue 39,
+      // docs/performance.md "Per request").
+      let index = -1;
+      if (artifacts) {
+        for (let i = 0; i < artifacts.length; i++) {
+          if ((artifacts[i] as Artifact).artifactId === incoming.artifactId) {
+            index = i;
+            break;
+          }
+        }
+      }
+      const existing = index >= 0 ? artifacts?.[index] : undefined;
       if (event.append && existing) {
         existing.parts.push(...incoming.parts);
         if (incoming.name !== undefined) existing.name = incoming.name;
@@ -123,7 +133,8 @@ export function applyTaskEvent(task: Task, event: TaskEvent): void {
       } else {
         // Copy the parts array: later appends must not write into the caller's object.
         const stored = { ...incoming, parts: [...incoming.parts] };
-        if (existing) artifacts[index] = stored;
+        if (!artifacts) task.artifacts = [stored];
+        else if (existing) artifacts[index] = stored;
         else artifacts.push(stored);
       }
       return;

@@ -64,4 +64,38 @@ describe('the order of tracking and execution', () => {
     expect(storedDuringExecute).toBe('TASK_STATE_WORKING');
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
   });
+
+  it('steps the agent does not await are written at once and in call order when each write lands synchronously', async () => {
+    let seenDuringExecute: unknown;
+    const a2a = createA2AHandler({
+      agentCard,
+      executor: {
+        execute: async (ctx) => {
+          void ctx.working('on it');
+          void ctx.artifact({ artifactId: 'a', text: 'one' });
+          void ctx.artifact({ artifactId: 'a', text: 'two', append: true });
+          // The in-memory store's writes land synchronously, so no step waits for the one before it to be counted.
+          const read = a2a.requestHandler.store.get(ctx.taskId);
+          const stored = await read;
+          seenDuringExecute = {
+            state: stored?.task.status.state,
+            parts: stored?.task.artifacts?.[0]?.parts,
+            version: stored?.version,
+          };
+          await ctx.complete('done');
+        },
+      },
+    });
+    const { task } = (await a2a.requestHandler.sendMessage(
+      { message: { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      {},
+    )) as { task: { status: { state: string }; artifacts: { parts: unknown[] }[] } };
+    expect(seenDuringExecute).toEqual({
+      state: 'TASK_STATE_WORKING',
+      parts: [{ text: 'one' }, { text: 'two' }],
+      version: 4,
+    });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts[0]?.parts).toEqual([{ text: 'one' }, { text: 'two' }]);
+  });
 });

@@ -119,6 +119,11 @@ export class Execution implements AgentContext {
   /** Steps enqueued and not yet settled (0: `chain` is settled). */
   private queued = 0;
   /**
+   * The promise {@link appendEvent} last returned already settled (its in-memory write landed synchronously): a step
+   * run at once that returns it is done, and is neither counted nor chained (see {@link counted}).
+   */
+  private landed: Promise<unknown> | undefined;
+  /**
    * The first outcome once known (or `firstError`), and the turn's end: plain fields, their promises made only when
    * someone asks before they are known (`first`, `turnEnded`). A blocking SendMessage whose agent publishes in its
    * first synchronous run reads the outcome without a promise (issue 39, docs/performance.md "Per request").
@@ -511,14 +516,27 @@ export class Execution implements AgentContext {
     return this.queued === 0 && (this.stored || this.started) && !this.aborted;
   }
 
-  /** Counts a step begun (at once or queued) until it settles; `status` and `artifact` call it with no closure. */
+  /**
+   * Counts a step begun (at once or queued) until it settles; `status` and `artifact` call it with no closure. A step
+   * run at once whose write landed synchronously (it returned {@link landed}) is over already: no derived promise and
+   * no reaction (issue 39, docs/performance.md "Per request"). A later call then runs at once too, where it used to
+   * wait a microtask for this one's count to drop: the same order.
+   */
   private counted<T>(result: Promise<T>): Promise<T> {
+    if (result === this.landed) {
+      this.landed = undefined;
+      return result;
+    }
     this.queued++;
     // One derived promise both keeps the chain going past a failure and reports it (and marks `result` handled).
     this.chain = result.then(this.stepDone, this.stepFailed);
     return result;
   }
 
+  // Made with the execution, not at its first counted step, although a turn whose every step lands at once never uses
+  // them: made lazily (from the step, from a method, with or without a placeholder) they cost each 10-event stream
+  // ~10 µs of scavenges on the bench's server, where V8's allocation-site pretenuring then tenures the request's
+  // objects (docs/performance.md, "Ninth round (twenty-first session)").
   private readonly stepDone = (): void => {
     this.queued--;
   };
@@ -678,7 +696,9 @@ export class Execution implements AgentContext {
     }
     if (now) {
       this.appended(event, now);
-      return Promise.resolve(value === RECORD ? now : value);
+      const landed = Promise.resolve(value === RECORD ? now : value);
+      this.landed = landed;
+      return landed;
     }
     return (written as Promise<TaskEventRecord>).then(
       (record) => {

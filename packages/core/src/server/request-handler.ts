@@ -142,14 +142,13 @@ export class A2ARequestHandler {
    * docs/performance.md "Hot-path tricks"); the other paths go on in {@link sendMessageLater}.
    */
   sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
-    let started: Started | Promise<Started>;
+    let execution: Execution | Promise<Execution>;
     try {
-      started = this.start(request, call, false);
+      execution = this.start(request, call, undefined);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (started instanceof Promise) return this.sendMessageLater(started, request, call);
-    const { execution } = started;
+    if (execution instanceof Promise) return this.sendMessageLater(execution, request, call);
     // An agent that published in `execute()`'s synchronous part (the first step runs at once): its outcome is known
     // now, and the answer is one `then` on the turn's end instead of a second one adopting it (issue 39).
     const known = execution.firstNow;
@@ -178,11 +177,11 @@ export class A2ARequestHandler {
 
   /** {@link sendMessage} for a message to an existing task, with a push config or `returnImmediately`. */
   private async sendMessageLater(
-    started: Promise<Started>,
+    started: Promise<Execution>,
     request: SendMessageRequest,
     call: CallContext,
   ): Promise<SendMessageResponse> {
-    const { execution } = await started;
+    const execution = await started;
     const first = await execution.first;
     if ('message' in first) return { message: first.message };
     const historyLength = request.configuration?.historyLength;
@@ -210,8 +209,9 @@ export class A2ARequestHandler {
   sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
     return new CallStream(async () => {
       this.requireStreaming();
-      const started = this.start(request, call, true);
-      const { execution, subscription } = started instanceof Promise ? await started : started;
+      const subscription = new LazySubscription();
+      const started = this.start(request, call, subscription);
+      const execution = started instanceof Promise ? await started : started;
       this.running.follow(subscription);
       try {
         const first = await execution.first;
@@ -399,13 +399,18 @@ export class A2ARequestHandler {
   }
 
   /**
-   * Validates the message against the task, stores what it must, and starts the executor. `follow`: also subscribe to
-   * the task's events from where this message enters (streams); a blocking call waits on the execution instead.
+   * Validates the message against the task, stores what it must, and starts the executor. `follow` (streams): opened on
+   * the task's events from where this message enters; a blocking call waits on the execution instead, and makes no
+   * subscription (issue 39, docs/performance.md "Per request").
    * A new task without a push config or `returnImmediately` (nearly every message) awaits nothing before its executor
    * starts, so it is started synchronously, without an async frame (~1.7 KB per request; docs/performance.md,
    * "Hot-path tricks").
    */
-  private start(request: SendMessageRequest, call: CallContext, follow: boolean): Started | Promise<Started> {
+  private start(
+    request: SendMessageRequest,
+    call: CallContext,
+    follow: LazySubscription | undefined,
+  ): Execution | Promise<Execution> {
     const { message, configuration } = request;
     if (this.running.closing) throw shuttingDown();
     this.checkRequiredExtensions(call);
@@ -419,14 +424,16 @@ export class A2ARequestHandler {
     }
     const taskId = newId();
     const contextId = message.contextId ?? newId();
-    const subscription = new LazySubscription();
     const userMessage = storedUserMessage(message, taskId, contextId);
-    const execution = this.execution(request, call, follow, subscription, { taskId, contextId, userMessage });
-    return this.run(execution, subscription);
+    return this.run(this.execution(request, call, follow, { taskId, contextId, userMessage }));
   }
 
   /** {@link start} for a message to an existing task, with a push config or `returnImmediately`. */
-  private async startAfterWrites(request: SendMessageRequest, call: CallContext, follow: boolean): Promise<Started> {
+  private async startAfterWrites(
+    request: SendMessageRequest,
+    call: CallContext,
+    follow: LazySubscription | undefined,
+  ): Promise<Execution> {
     const { message, configuration } = request;
     const pushInput = configuration?.taskPushNotificationConfig;
     if (pushInput) {
@@ -457,10 +464,9 @@ export class A2ARequestHandler {
     const pushConfig = pushInput && withWireVersion(merge(pushInput, { taskId, id: pushInput.id || newId() }), call);
     const userMessage = storedUserMessage(message, taskId, contextId);
 
-    const subscription = new LazySubscription();
     if (existing) {
       const record = await this.appendMessage(taskId, existing.version, userMessage);
-      if (follow) subscription.open(() => this.subscribe(taskId, record.seq, call));
+      follow?.open(() => this.subscribe(taskId, record.seq, call));
       if (pushConfig) await this.pushStore.savePushConfig(pushConfig);
       existing = {
         task: merge(existing.task, { history: [...(existing.task.history ?? []), userMessage] }),
@@ -468,28 +474,27 @@ export class A2ARequestHandler {
       };
     }
     const target = { taskId, contextId, userMessage, existing, pushConfig };
-    const execution = this.execution(request, call, follow, subscription, target);
+    const execution = this.execution(request, call, follow, target);
     if (configuration?.returnImmediately) await execution.submit();
-    return this.run(execution, subscription);
+    return this.run(execution);
   }
 
   private execution(
     request: SendMessageRequest,
     call: CallContext,
-    follow: boolean,
-    subscription: LazySubscription,
+    follow: LazySubscription | undefined,
     target: ExecutionTarget,
   ): Execution {
     // Nothing to open for a call that does not follow the task: the execution's shared no-op.
     const onStored = follow
-      ? (stored: StoredTask) => subscription.open(() => this.subscribe(target.taskId, stored.version, call))
+      ? (stored: StoredTask) => follow.open(() => this.subscribe(target.taskId, stored.version, call))
       : undefined;
     return new Execution(this.services, target, request, call, onStored);
   }
 
-  private run(execution: Execution, subscription: LazySubscription): Started {
+  private run(execution: Execution): Execution {
     this.running.start(execution);
-    return { execution, subscription };
+    return execution;
   }
 
   /**
@@ -592,12 +597,6 @@ export class A2ARequestHandler {
       }
     }
   }
-}
-
-/** A started execution, and the subscription a stream follows it with. */
-interface Started {
-  execution: Execution;
-  subscription: LazySubscription;
 }
 
 const shuttingDown = () => new A2AError('Unavailable', 'The server is shutting down; retry on another instance');
