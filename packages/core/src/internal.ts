@@ -36,6 +36,7 @@ export { dataFrame, errorEventFrame, SSE_HEADERS } from './http/sse.js';
 export { loadJose } from './load-jose.js';
 export { sha256Base64Url } from './push/push-signer.js';
 export { bool, bytes, httpUrl, int32, protoEnum, protoMessage, struct, timestamp } from './schemas/proto-json.js';
+export { type WritesNow, writesNow } from './server/execution.js';
 export { localExecutionCoordinator } from './server/execution-coordinator.js';
 export { failLostTask } from './server/fail-lost-task.js';
 export { LocalExecutions } from './server/local-executions.js';

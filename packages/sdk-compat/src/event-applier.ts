@@ -9,6 +9,7 @@ import type {
   TaskState,
   TaskStatus,
 } from '@a2a/core';
+import { type WritesNow, writesNow } from '@a2a/core/internal';
 
 /** An SDK event, already translated to v1.0 objects (each SDK generation has its own translation). */
 export type CompatEvent =
@@ -80,8 +81,8 @@ enum Op {
 export class EventApplier {
   /** Helper calls made and not settled yet. */
   private inFlight = 0;
-  /** Calls waiting for those, one to four slots each (`Op`, then its arguments). */
-  private readonly waiting: unknown[] = [];
+  /** Calls waiting for those, one to four slots each (`Op`, then its arguments); made by the first call that waits. */
+  private waiting: unknown[] | undefined;
   /** Where the next waiting call starts in `waiting` (read by index, not shifted: a splice per call cost ~0.7 µs a stream). */
   private next = 0;
   private failure: unknown;
@@ -99,10 +100,17 @@ export class EventApplier {
   private markEnded: (() => void) | undefined;
   private endedPromise: Promise<void> | undefined;
 
+  /** The engine's calls that write at once when they can (see `invoke`). */
+  private readonly now: WritesNow | undefined;
+  /** The handlers of a helper call's promise: made when a call does not land at once (see `invoke`). */
+  private onSettled: (() => void) | undefined;
+  private onFailed: ((error: unknown) => void) | undefined;
+
   constructor(
     private readonly ctx: AgentContext,
     private readonly report: IgnoredEventReporter,
   ) {
+    this.now = writesNow(ctx);
     this.state = ctx.task?.status.state;
     this.created = ctx.task !== undefined;
     for (const artifact of ctx.task?.artifacts ?? []) this.remember(artifact.artifactId);
@@ -223,6 +231,7 @@ export class EventApplier {
   /** Makes the waiting calls now, each queued in the context behind the one before (what a cancel needs at once). */
   flush(): void {
     const { waiting } = this;
+    if (!waiting) return;
     for (let i = this.next; i < waiting.length; i += width(waiting[i] as Op)) this.invokeWaiting(i);
     waiting.length = 0;
     this.next = 0;
@@ -314,8 +323,12 @@ export class EventApplier {
 
   /** Made now when no call is unsettled, else when the ones before it settled (see the class comment). */
   private call(op: Op, a?: unknown, b?: unknown, c?: unknown): void {
-    if (this.inFlight === 0) this.invoke(op, a, b, c);
-    else if (op === Op.Status) {
+    if (this.inFlight === 0) {
+      this.invoke(op, a, b, c);
+      return;
+    }
+    this.waiting ??= [];
+    if (op === Op.Status) {
       if (b === undefined && c === undefined) this.waiting.push(Op.BareStatus, a);
       else this.waiting.push(op, a, b, c);
     } else if (op === Op.Submit) this.waiting.push(op);
@@ -324,33 +337,48 @@ export class EventApplier {
 
   /** Makes the waiting call at `i`. */
   private invokeWaiting(i: number): void {
-    const { waiting } = this;
+    const waiting = this.waiting as unknown[];
     const op = waiting[i] as Op;
     if (op === Op.Status) this.invoke(op, waiting[i + 1], waiting[i + 2], waiting[i + 3]);
     else this.invoke(op, op === Op.Submit ? undefined : waiting[i + 1], undefined, undefined);
   }
 
-  /** One helper call; its promise gets the shared handlers, which record the first failure and make the next call. */
+  /**
+   * One helper call. A submit, status or artifact whose write lands at once (the in-memory store, the task stored,
+   * nothing queued in the context) is made with the engine's `*Now` calls: done on return, no promise and no `then`
+   * (~0.2 KB a call) — an SDK executor's events are then written as it publishes them. Anything else returns the
+   * helper's promise, which gets the shared handlers: they record the first failure and make the next call.
+   * docs/performance.md, "SDK executors through @a2a/sdk-compat", tenth round.
+   */
   private invoke(op: Op, a: unknown, b: unknown, c: unknown): void {
-    const { ctx } = this;
-    let written: Promise<unknown>;
-    if (op === Op.Artifact) written = ctx.artifact(a as ArtifactChunk);
-    else if (op === Op.Status || op === Op.BareStatus)
-      written = ctx.status(a as TaskState, b as MessageContent | undefined, c as StatusOptions);
-    else if (op === Op.Submit) written = ctx.submit();
+    const { ctx, now } = this;
+    let written: Promise<unknown> | undefined;
+    if (op === Op.Artifact) written = now ? now.artifactNow(a as ArtifactChunk) : ctx.artifact(a as ArtifactChunk);
+    else if (op === Op.Status || op === Op.BareStatus) {
+      written = now
+        ? now.statusNow(a as TaskState, b as MessageContent | undefined, c as StatusOptions)
+        : ctx.status(a as TaskState, b as MessageContent | undefined, c as StatusOptions);
+    } else if (op === Op.Submit) written = now ? now.submitNow() : ctx.submit();
     else if (op === Op.SetMetadata) written = ctx.setMetadata(a as Record<string, unknown>);
     else if (op === Op.Reply) written = ctx.reply(a as MessageContent);
     else written = ctx.fail(a as MessageContent);
+    if (written === undefined) return;
     this.inFlight++;
-    written.then(this.settled, this.failed);
+    this.onSettled ??= () => this.settled();
+    this.onFailed ??= (error: unknown) => {
+      this.failure ??= error;
+      this.settled();
+    };
+    written.then(this.onSettled, this.onFailed);
   }
 
-  private readonly settled = (): void => {
+  /** A helper call settled: when none is left in flight, the waiting ones are made, then whoever waits is told. */
+  private settled(): void {
     if (--this.inFlight > 0) return;
     const { waiting } = this;
-    const i = this.next;
-    if (i < waiting.length) {
-      // The next waiting call; those after it wait for it in turn.
+    while (waiting !== undefined && this.next < waiting.length) {
+      // The next waiting call; those after it wait for it in turn (or are made now if it landed at once).
+      const i = this.next;
       const next = i + width(waiting[i] as Op);
       // (Read before the queue is reset, which may drop the call's slots.)
       const op = waiting[i] as Op;
@@ -362,7 +390,7 @@ export class EventApplier {
         this.next = 0;
       } else this.next = next;
       this.invoke(op, a, b, c);
-      return;
+      if (this.inFlight > 0) return;
     }
     const { markDrained, failDrained, whenIdle } = this;
     this.markDrained = this.failDrained = this.whenIdle = undefined;
@@ -370,12 +398,7 @@ export class EventApplier {
     whenIdle?.idle();
     if (this.failure === undefined) markDrained?.();
     else failDrained?.(this.failure);
-  };
-
-  private readonly failed = (error: unknown): void => {
-    this.failure ??= error;
-    this.settled();
-  };
+  }
 }
 
 const NONE: readonly ChunkWithId[] = [];

@@ -47,19 +47,27 @@ class Running<E> {
     readonly bus: CompatEventBus<E>,
   ) {}
 
-  /** Settle the promise `execute` returned. */
+  /** Settle the promise {@link returned} made when helper calls were still in flight. */
   resolve: () => void = noop;
   reject: (error: unknown) => void = noop;
 
   /**
-   * The executor's `execute()` returned: ends now when every helper call it caused has settled, else when the applier
-   * next has none in flight (it calls {@link idle}). One promise per execution, settled from here, instead of an async
-   * frame and its awaits, or a drain promise that the promise `execute` returned would adopt (docs/performance.md,
-   * "SDK executors…", sixth round).
+   * The executor's `execute()` returned: ends now when every helper call it caused has settled (throwing the first
+   * failed call's error), else returns a promise settled when the applier next has none in flight (it calls
+   * {@link idle}). The promise `execute` returns is the `then` that calls this: with the engine's writes landing as
+   * the events are published, no other promise per execution (docs/performance.md, "SDK executors…", tenth round).
    */
-  returned(): void {
-    if (this.applier.idle) this.idle();
-    else this.applier.whenIdle = this;
+  returned(): Promise<void> | undefined {
+    if (this.applier.idle) {
+      this.end();
+      this.applier.throwFailure();
+      return undefined;
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.applier.whenIdle = this;
+    });
   }
 
   /** Every helper call settled after `execute()` returned: ends, rejecting with the first failed call's error. */
@@ -74,15 +82,10 @@ class Running<E> {
     this.resolve();
   }
 
-  /** `execute()` threw or rejected. */
-  threw(error: unknown): void {
-    try {
-      this.end();
-    } catch (thrown) {
-      this.reject(thrown);
-      return;
-    }
-    this.reject(error);
+  /** `execute()` threw or rejected: ends, and rethrows (or throws what ending threw). */
+  threw(error: unknown): never {
+    this.end();
+    throw error;
   }
 
   /** As the SDK does once `execute` returns: the bus is settled, its 'finished' listeners run. */
@@ -111,14 +114,10 @@ export function runSdkExecution<E>(options: SdkExecutorOptions, generation: SdkG
         run.end();
         return Promise.reject(error);
       }
-      return new Promise<void>((resolve, reject) => {
-        run.resolve = resolve;
-        run.reject = reject;
-        executing.then(
-          () => run.returned(),
-          (error: unknown) => run.threw(error),
-        );
-      });
+      return executing.then(
+        () => run.returned(),
+        (error: unknown) => run.threw(error),
+      );
     },
     async cancel(ctx: RunningContext<E>) {
       const run = ctx[RUNNING];

@@ -439,24 +439,8 @@ export class Execution implements AgentContext {
 
   artifact(chunk: ArtifactChunk): Promise<string> {
     const artifactId = chunk.artifactId ?? newId();
-    const parts: Part[] = chunk.parts ?? (chunk.text !== undefined ? [{ text: chunk.text }] : []);
-    if (parts.length === 0) return Promise.reject(new A2AError('InvalidAgentResponse', 'An artifact needs parts'));
-    // Field by field (conditional spreads cost a fresh hidden class per event on Node 20), into `{}`: V8 gives an
-    // empty literal room for four fields inside the object, where a two-field literal grown later carries a separate
-    // property array (~40 B per event, held by the live log). docs/performance.md, "Hot-path tricks".
-    const artifact = {} as Artifact;
-    artifact.artifactId = artifactId;
-    artifact.parts = parts;
-    if (chunk.name !== undefined) artifact.name = chunk.name;
-    if (chunk.description !== undefined) artifact.description = chunk.description;
-    if (chunk.metadata !== undefined) artifact.metadata = chunk.metadata;
-    if (chunk.extensions !== undefined) artifact.extensions = chunk.extensions;
-    const event = {} as Extract<TaskEvent, { kind: 'artifact' }>;
-    event.kind = 'artifact';
-    event.artifact = artifact;
-    if (chunk.append !== undefined) event.append = chunk.append;
-    if (chunk.lastChunk !== undefined) event.lastChunk = chunk.lastChunk;
-    if (chunk.eventMetadata !== undefined) event.metadata = chunk.eventMetadata;
+    const event = artifactEvent(chunk, artifactId);
+    if (!event) return Promise.reject(new A2AError('InvalidAgentResponse', 'An artifact needs parts'));
     // Once stored, a plain append: no async frame per event (docs/performance.md, "Hot-path tricks").
     if (!this.runsNow()) return this.enqueue(() => this.artifactStep(event, artifactId));
     // Run now without a step closure and its context per event (issue 39, docs/performance.md "Per request").
@@ -479,6 +463,60 @@ export class Execution implements AgentContext {
     if (!this.stored) await this.ensureStored();
     await this.appendEvent(event);
     return artifactId;
+  }
+
+  /**
+   * {@link submit}, {@link status} and {@link artifact} for a caller that publishes without awaiting (@a2a/sdk-compat's
+   * SDK executors): when the step would run at once and its write lands synchronously (the in-memory store), it is
+   * done here and `undefined` is returned — no promise, no count, no derived promise; otherwise the helper's own
+   * promise. Not on `AgentContext`: an agent awaits its helpers. docs/performance.md, "SDK executors…", tenth round.
+   */
+  submitNow(): Promise<void> | undefined {
+    if (!this.runsNow()) return this.submit();
+    try {
+      if (this.storedNow()) return undefined;
+    } catch (error) {
+      return this.counted(Promise.reject(error));
+    }
+    return this.submit();
+  }
+
+  /** See {@link submitNow}. */
+  statusNow(state: TaskState, content?: MessageContent, options?: StatusOptions): Promise<void> | undefined {
+    if (this.canceling || !this.runsNow()) return this.status(state, content, options);
+    try {
+      if (!this.storedNow()) return this.status(state, content, options);
+    } catch (error) {
+      return this.counted(Promise.reject(error));
+    }
+    return this.landNow(this.statusEvent(state, content, options?.metadata), undefined);
+  }
+
+  /** See {@link submitNow}. */
+  artifactNow(chunk: ArtifactChunk): Promise<string> | undefined {
+    if (!this.runsNow()) return this.artifact(chunk);
+    try {
+      if (!this.storedNow()) return this.artifact(chunk);
+    } catch (error) {
+      return this.counted(Promise.reject(error));
+    }
+    const artifactId = chunk.artifactId ?? newId();
+    const event = artifactEvent(chunk, artifactId);
+    if (!event) return this.artifact(chunk);
+    return this.landNow(event, artifactId);
+  }
+
+  /** The stored task's append made now: `undefined` when it landed synchronously, else {@link appendEvent}'s promise. */
+  private landNow<T>(event: TaskEvent, value: T): Promise<T> | undefined {
+    let now: TaskEventRecord | undefined;
+    try {
+      now = appendNow(this.services.store, this.taskId, this.version, event);
+    } catch (error) {
+      return this.counted(this.appendRetrying(event, error, value) as Promise<T>);
+    }
+    if (!now) return this.counted(this.appendEvent(event, value));
+    this.appended(event, now);
+    return undefined;
   }
 
   agentMessage(content: MessageContent, withTask = true): Message {
@@ -779,6 +817,31 @@ export class Execution implements AgentContext {
   }
 }
 
+/**
+ * The artifact-update event of a chunk, or `undefined` when it has no parts. Field by field (conditional spreads cost a
+ * fresh hidden class per event on Node 20), into `{}`: V8 gives an empty literal room for four fields inside the
+ * object, where a two-field literal grown later carries a separate property array (~40 B per event, held by the live
+ * log). docs/performance.md, "Hot-path tricks".
+ */
+function artifactEvent(chunk: ArtifactChunk, artifactId: string): TaskEvent | undefined {
+  const parts: Part[] = chunk.parts ?? (chunk.text !== undefined ? [{ text: chunk.text }] : []);
+  if (parts.length === 0) return undefined;
+  const artifact = {} as Artifact;
+  artifact.artifactId = artifactId;
+  artifact.parts = parts;
+  if (chunk.name !== undefined) artifact.name = chunk.name;
+  if (chunk.description !== undefined) artifact.description = chunk.description;
+  if (chunk.metadata !== undefined) artifact.metadata = chunk.metadata;
+  if (chunk.extensions !== undefined) artifact.extensions = chunk.extensions;
+  const event = {} as Extract<TaskEvent, { kind: 'artifact' }>;
+  event.kind = 'artifact';
+  event.artifact = artifact;
+  if (chunk.append !== undefined) event.append = chunk.append;
+  if (chunk.lastChunk !== undefined) event.lastChunk = chunk.lastChunk;
+  if (chunk.eventMetadata !== undefined) event.metadata = chunk.eventMetadata;
+  return event;
+}
+
 /** A settled step. */
 const DONE: Promise<void> = Promise.resolve();
 
@@ -805,4 +868,12 @@ const PROGRAMMING_ERRORS = [TypeError, ReferenceError, SyntaxError, RangeError];
 function failureReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   return PROGRAMMING_ERRORS.some((type) => error.constructor === type) ? 'internal error' : error.message;
+}
+
+/** What an executor adapter that does not await its helpers writes with (see {@link Execution.submitNow}). */
+export type WritesNow = Pick<Execution, 'submitNow' | 'statusNow' | 'artifactNow'>;
+
+/** The context's {@link WritesNow} methods when it is the engine's own execution (it is, for an executor it runs). */
+export function writesNow(ctx: AgentContext): WritesNow | undefined {
+  return ctx instanceof Execution ? ctx : undefined;
 }
