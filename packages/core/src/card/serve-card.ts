@@ -1,4 +1,4 @@
-import { textResponse } from '../http/prepared.js';
+import { plainHeaders, textResponse } from '../http/prepared.js';
 
 /** A card's answers, made once per card document: its JSON, validator and header records. */
 export interface CardAnswers {
@@ -19,7 +19,9 @@ export function cardAnswers(card: object, lastModified: string, maxAgeSeconds: n
     'cache-control': `public, max-age=${maxAgeSeconds}`,
     vary: 'A2A-Version',
   };
-  return { json, etag, lastModified, common, full: { 'content-type': 'application/json', ...common } };
+  // Checked once here rather than per GET (docs/performance.md, "Hot-path tricks": header records).
+  const full = plainHeaders({ 'content-type': 'application/json', ...common });
+  return { json, etag, lastModified, common, full };
 }
 
 /** Serves a card with ETag / Last-Modified / Cache-Control and answers conditional requests with 304. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   eventStreamResponse,
   finishedEventStream,
+  plainHeaders,
   plainResponse,
   preparedBody,
   prepareRequest,
@@ -125,6 +126,21 @@ describe('prepared requests and responses (the bridge side channel)', () => {
       ],
     });
     expect(responseHeaders(plain)).toEqual({ vary: 'x', 'set-cookie': ['a=1', 'b=2'] });
+  });
+
+  it('a shared record checked once is frozen and handed to bridges as it is; one that is not plain is still normalized', () => {
+    const shared = plainHeaders({ 'content-type': 'application/json', etag: '"x1"' });
+    expect(Object.isFrozen(shared)).toBe(true); // nothing can change it after its one check
+    expect(responseHeaders(textResponse('{}', { status: 200, headers: shared }))).toBe(shared);
+    expect(responseHeaders(textResponse('{}', { status: 200, headers: shared }))).toBe(shared);
+
+    const odd = plainHeaders({ 'Content-Type': ' application/json ' });
+    expect(Object.isFrozen(odd)).toBe(false);
+    expect(responseHeaders(textResponse('{}', { status: 200, headers: odd }))).toEqual({
+      'content-type': 'application/json',
+    });
+    const unsafe = plainHeaders({ vary: 'a\r\nx-injected: 1' });
+    expect(() => textResponse('{}', { status: 200, headers: unsafe })).toThrow(TypeError);
   });
 
   it('a lazy response answers every member of Response as a real one with the same status and body does', async () => {

@@ -88,6 +88,30 @@ export function preparedBody(request: Request): Uint8Array | Promise<Uint8Array>
 const PLAIN_NAME = /^[a-z0-9-]+$/;
 const PLAIN_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
+const isPlain = (headers: Record<string, string>): boolean => {
+  for (const name in headers) {
+    if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(headers[name] as string)) return false;
+  }
+  return true;
+};
+
+/**
+ * Shared records checked once ({@link plainHeaders}): a card's answers reuse theirs for every GET, and two regular
+ * expressions per header were ~12 % of a card GET through core (docs/performance.md, "Hot-path tricks"). Only records
+ * made once go in, so the set holds a few long-lived objects, never per-request ones.
+ */
+const PLAIN_RECORDS = new WeakSet<Record<string, string>>();
+
+/**
+ * A header record made once and shared by many responses (a card's), checked here once instead of per response:
+ * frozen, as nothing may change it after the check. A record that is not plain is returned as it is (each response
+ * then checks it, and normalizes it through `Headers`).
+ */
+export function plainHeaders<T extends Record<string, string>>(headers: T): Readonly<T> {
+  if (!PLAIN_RECORDS.has(headers) && isPlain(headers)) PLAIN_RECORDS.add(Object.freeze(headers));
+  return headers;
+}
+
 export interface LazyInit {
   status: number;
   headers: Record<string, string>;
@@ -113,13 +137,8 @@ abstract class LazyResponse {
     // What `new Response()` would refuse, refused as it would (core only answers with these).
     if (!(init.status >= 200 && init.status <= 599)) throw new RangeError(`Invalid response status ${init.status}`);
     this.#status = init.status;
-    for (const name in init.headers) {
-      if (!PLAIN_NAME.test(name) || !PLAIN_VALUE.test(init.headers[name] as string)) {
-        this.#headers = new Headers(init.headers);
-        return;
-      }
-    }
-    this.#record = init.headers;
+    if (PLAIN_RECORDS.has(init.headers) || isPlain(init.headers)) this.#record = init.headers;
+    else this.#headers = new Headers(init.headers);
   }
 
   /** The record while no one has asked for the `Headers` (which may since have been changed). */
