@@ -391,15 +391,18 @@ class HandlerRuntime {
     { route, version, baseUrl }: Matched,
   ): Promise<Response> {
     const { engine, onError } = this;
-    const context: A2ARequestContext = {
-      user: given.user ?? hooked?.user,
-      tenant: given.tenant ?? hooked?.tenant,
-      state: given.state ?? hooked?.state,
-    };
+    // The adapter's context as it is when there is no hook's to merge (one object per request less, issue 39).
+    const context: A2ARequestContext = hooked
+      ? {
+          user: given.user ?? hooked.user,
+          tenant: given.tenant ?? hooked.tenant,
+          state: given.state ?? hooked.state,
+        }
+      : given;
     authorize(engine.agentCard, context.user);
 
-    const requested = parseList(request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions'));
-    const activated = requested.filter((uri) => this.declaredExtensions.has(uri));
+    const requested = request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions');
+    const activated = requested ? parseList(requested).filter((uri) => this.declaredExtensions.has(uri)) : [];
     // Read when the response is built: until then the executor may change the set (ctx.activateExtension).
     const headers: HeaderInit = activated.length ? { 'a2a-extensions': activated.join(', ') } : {};
     const call = new RequestCall(
@@ -506,10 +509,8 @@ interface Matched {
   refused: A2AError | undefined;
 }
 
-const parseList = (header: string | null): string[] =>
+const parseList = (header: string): string[] =>
   header
-    ? header
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : [];
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
