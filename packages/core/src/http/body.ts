@@ -7,6 +7,8 @@ export const JSON_MEDIA_TYPES = ['application/json', 'application/a2a+json'];
 /** `application/json` or `application/a2a+json`, with any parameters (charset…). */
 export function isJsonContentType(header: string | null): boolean {
   if (!header) return false;
+  // The usual values as they are: no array and strings per request (issue 39, docs/performance.md "Per request").
+  if (header === 'application/json' || header === 'application/a2a+json') return true;
   const type = header.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return JSON_MEDIA_TYPES.includes(type);
 }
