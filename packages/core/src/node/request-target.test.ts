@@ -23,6 +23,7 @@ describe('requestTarget', () => {
 
 describe('joinRequestUrl', () => {
   it('joins each change of scheme, host or path anew after the last URL it kept', () => {
+    expect(joinRequestUrl('', '', '')).toBe('://'); // before any URL was kept
     expect(joinRequestUrl('http', 'h:1', '/a')).toBe('http://h:1/a');
     expect(joinRequestUrl('http', 'h:1', '/a')).toBe('http://h:1/a');
     expect(joinRequestUrl('https', 'h:1', '/a')).toBe('https://h:1/a');

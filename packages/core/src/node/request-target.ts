@@ -33,7 +33,7 @@ export interface RequestTarget {
  */
 export function requestTarget(url: string): RequestTarget {
   // The last answer that parsed, as it is: {@link joinRequestUrl} hands the same string again (issue 39).
-  if (url === lastTarget.url) return lastTarget;
+  if (url === lastTarget?.url) return lastTarget;
   const slash = url.indexOf('/', url.indexOf('//') + 2);
   const end = slash < 0 ? url.length : slash;
   // The last scheme and authority that parsed, not parsed again: a server's requests mostly share one (the parse
@@ -52,7 +52,7 @@ export function requestTarget(url: string): RequestTarget {
 /** The scheme and authority {@link requestTarget} last found to parse (`''`: none yet; no URL is that short). */
 let parsedAuthority = '';
 /** {@link requestTarget}'s last answer without a refusal (never changed: its callers only read it). */
-let lastTarget: RequestTarget = { url: '' };
+let lastTarget: RequestTarget | undefined;
 
 function kept(url: string): RequestTarget {
   lastTarget = { url };
@@ -76,14 +76,14 @@ function parses(url: string): boolean {
 export function joinRequestUrl(proto: string, host: string, path: string): string {
   // The last URL joined, handed again for the same parts: a server's requests mostly share one, and the joined string
   // (with the copy that flattens it) cost ~0.1 KB per request (issue 39, docs/performance.md "Per request").
-  if (path === joined.path && host === joined.host && proto === joined.proto) return joined.url;
+  if (joined && path === joined.path && host === joined.host && proto === joined.proto) return joined.url;
   const url = `${proto}://${NOT_IN_HOST.test(host) ? host.replace(NOT_IN_HOST_ALL, encodeURIComponent) : host}${path}`;
   joined = { proto, host, path, url };
   return url;
 }
 
 /** {@link joinRequestUrl}'s last parts and answer. */
-let joined = { proto: '', host: '', path: '', url: '' };
+let joined: { proto: string; host: string; path: string; url: string } | undefined;
 
 const NOT_IN_HOST = /[/?#@\\]/;
 const NOT_IN_HOST_ALL = new RegExp(NOT_IN_HOST.source, 'g');
