@@ -25,19 +25,26 @@ export function checkServedVersion(
 ): void {
   const effective = requested ?? (policy.strictVersionHeader ? '0.3' : undefined);
   if (effective === undefined) return;
-  const byBinding = { jsonrpc: [...SERVED_VERSIONS], rest: ['1.0'], 'rest-v0.3': ['0.3', '0.2'] };
-  const served = policy.legacy ? byBinding[binding] : ['1.0'];
-  if (!served.includes(effective)) {
+  // Looked up, not built: every request with an A2A-Version header asks (issue 39, docs/performance.md "Per request").
+  const served = policy.legacy ? (binding === 'jsonrpc' ? SERVED_VERSIONS : SERVED_BY_REST[binding]) : V1_ONLY;
+  if (!served.has(effective)) {
     const why = requested === undefined ? ' (no A2A-Version header, read as 0.3)' : '';
+    const list = [...served];
     throw new A2AError(
       'VersionNotSupported',
-      `A2A version ${effective} is not supported here${why} (served: ${served.join(', ')})`,
+      `A2A version ${effective} is not supported here${why} (served: ${list.join(', ')})`,
       {
-        metadata: { requested: effective, supported: served.join(',') },
+        metadata: { requested: effective, supported: list.join(',') },
       },
     );
   }
 }
+
+const V1_ONLY: ReadonlySet<string> = new Set(['1.0']);
+const SERVED_BY_REST: Readonly<Record<'rest' | 'rest-v0.3', ReadonlySet<string>>> = {
+  rest: V1_ONLY,
+  'rest-v0.3': new Set(['0.3', '0.2']),
+};
 
 /** Which wire a JSON-RPC call is read as; `MethodNotFound` naming the assumed version when name and version clash. */
 export function jsonRpcWire(

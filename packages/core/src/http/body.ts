@@ -7,6 +7,8 @@ export const JSON_MEDIA_TYPES = ['application/json', 'application/a2a+json'];
 /** `application/json` or `application/a2a+json`, with any parameters (charset…). */
 export function isJsonContentType(header: string | null): boolean {
   if (!header) return false;
+  // The usual values as they are: no array and strings per request (issue 39, docs/performance.md "Per request").
+  if (header === 'application/json' || header === 'application/a2a+json') return true;
   const type = header.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return JSON_MEDIA_TYPES.includes(type);
 }
@@ -34,13 +36,17 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
  * promise of them; throws (synchronously) what it refuses at once. Its callers are one async frame per body read
  * instead of three nested ones (docs/performance.md, "Hot-path tricks").
  */
-function bodyBytes(request: Request, maxBytes: number): Uint8Array | Promise<Uint8Array>;
+function bodyBytes(request: Request, maxBytes: number): Uint8Array | Promise<Uint8Array> {
+  const read = startBodyBytes(request, maxBytes);
+  return read instanceof Uint8Array ? read : read.then((bytes) => checkedBytes(bytes, maxBytes));
+}
+
 /**
- * `asText`: a body still being read resolves to the {@link JsonBody} of its text instead, in the same `then` that
- * checks its size (one promise and hop per request less, issue 39, docs/performance.md "Per request").
+ * The body's bytes, or a promise of them still to pass {@link checkedBytes} (`undefined`: the stream ran past
+ * `maxBytes`); throws (synchronously) what it refuses at once. The check left to the caller's own `then`: a JSON-RPC
+ * call reads its body with one promise and hop less (issue 39, docs/performance.md "Per request").
  */
-function bodyBytes(request: Request, maxBytes: number, asText: true): Uint8Array | Promise<JsonBody>;
-function bodyBytes(request: Request, maxBytes: number, asText = false): Uint8Array | Promise<Uint8Array | JsonBody> {
+function startBodyBytes(request: Request, maxBytes: number): Uint8Array | Promise<Uint8Array | undefined> {
   if (preparedParsed(request) !== undefined && preparedBody(request) === undefined) throw new TypeError(PARSED_ONLY);
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
@@ -49,16 +55,14 @@ function bodyBytes(request: Request, maxBytes: number, asText = false): Uint8Arr
     throw tooLarge(maxBytes);
   }
   const prepared = preparedBody(request);
-  if (prepared) {
-    if (prepared instanceof Uint8Array) return withinLimit(prepared, maxBytes);
-    return prepared.then<Uint8Array | JsonBody>(
-      asText ? (bytes) => ({ text: decode(withinLimit(bytes, maxBytes)) }) : (bytes) => withinLimit(bytes, maxBytes),
-    );
-  }
-  return readCapped(request.body, maxBytes).then((bytes): Uint8Array | JsonBody => {
-    if (!bytes) throw tooLarge(maxBytes);
-    return asText ? { text: decode(bytes) } : bytes;
-  });
+  if (prepared) return prepared instanceof Uint8Array ? withinLimit(prepared, maxBytes) : prepared;
+  return readCapped(request.body, maxBytes);
+}
+
+/** A body read by {@link startBodyBytes}, within `maxBytes` (PayloadTooLarge otherwise). */
+function checkedBytes(bytes: Uint8Array | undefined, maxBytes: number): Uint8Array {
+  if (!bytes) throw tooLarge(maxBytes);
+  return withinLimit(bytes, maxBytes);
 }
 
 function withinLimit(bytes: Uint8Array, maxBytes: number): Uint8Array {
@@ -124,14 +128,29 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
  * throws (synchronously) what it refuses at once (docs/performance.md, "Hot-path tricks").
  */
 export function jsonBody(request: Request, maxBytes: number): JsonBody | Promise<JsonBody> {
+  const read = startJsonBody(request, maxBytes);
+  return read instanceof Promise ? read.then((bytes) => finishJsonBody(bytes, maxBytes)) : read;
+}
+
+/**
+ * {@link jsonBody} with its last step left to the caller: the body when the bridge already holds it, else a promise
+ * of the bytes that {@link finishJsonBody} turns into it, in the caller's own `then` (one promise, closure and hop per
+ * request less, issue 39, docs/performance.md "Per request"). Throws (synchronously) what it refuses at once.
+ */
+export function startJsonBody(request: Request, maxBytes: number): JsonBody | Promise<Uint8Array | undefined> {
   const parsed = preparedParsed(request);
   if (parsed !== undefined) {
     // The parser enforced its own limit; ours still holds for what it declared.
     if (Number(request.headers.get('content-length') ?? Number.NaN) > maxBytes) throw tooLarge(maxBytes);
     return { parsed };
   }
-  const bytes = bodyBytes(request, maxBytes, true);
-  return bytes instanceof Uint8Array ? { text: decode(bytes) } : (bytes as Promise<JsonBody>);
+  const bytes = startBodyBytes(request, maxBytes);
+  return bytes instanceof Uint8Array ? { text: decode(bytes) } : bytes;
+}
+
+/** The body of bytes {@link startJsonBody} promised: PayloadTooLarge past `maxBytes`, ParseError if not UTF-8. */
+export function finishJsonBody(bytes: Uint8Array | undefined, maxBytes: number): JsonBody {
+  return { text: decode(checkedBytes(bytes, maxBytes)) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { A2AError, toA2AError } from '../errors.js';
 import { parseParams, tenantScoped } from '../server/operation-params.js';
 import { OPERATIONS, type Operation, type OperationEnv } from '../server/operations.js';
-import { type JsonBody, jsonBody, jsonValue, readJsonBody } from './body.js';
+import { finishJsonBody, type JsonBody, jsonValue, readJsonBody, startJsonBody } from './body.js';
 import { DEFAULT_MAX_JSON_DEPTH, depthError, tooDeepPath } from './json-depth.js';
 import { resultEnvelope, resultHead } from './json-rpc-result.js';
 import { type HeaderInit, type JsonRpcId, jsonResponse, jsonRpcErrorBody, jsonRpcErrorResponse } from './responses.js';
@@ -92,17 +92,32 @@ export function serveJsonRpc(
   env: OperationEnv,
   settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
 ): Promise<Response> {
-  let body: JsonBody | Promise<JsonBody>;
+  let body: JsonBody | Promise<Uint8Array | undefined>;
   try {
-    body = jsonBody(request, settings.maxBodyBytes);
+    body = startJsonBody(request, settings.maxBodyBytes);
   } catch (error) {
     return Promise.resolve(callFailed(null, error, env, settings));
   }
   if (!(body instanceof Promise)) return serveJsonRpcBody(body, env, settings);
   return body.then(
-    (read) => serveJsonRpcBody(read, env, settings),
+    (bytes) => serveJsonRpcBytes(bytes, env, settings),
     (error: unknown) => callFailed(null, error, env, settings),
   );
+}
+
+/** {@link serveJsonRpc} once the bytes are read: checked and decoded here, not in a `then` of their own. */
+function serveJsonRpcBytes(
+  bytes: Uint8Array | undefined,
+  env: OperationEnv,
+  settings: JsonRpcSettings & { versions?: JsonRpcVersionRouter | undefined },
+): Response | Promise<Response> {
+  let body: JsonBody;
+  try {
+    body = finishJsonBody(bytes, settings.maxBodyBytes);
+  } catch (error) {
+    return callFailed(null, error, env, settings);
+  }
+  return serveJsonRpcBody(body, env, settings);
 }
 
 /** {@link serveJsonRpc} once the body is read. Never rejects. */

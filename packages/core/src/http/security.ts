@@ -5,7 +5,16 @@ import type { HeaderInit } from './responses.js';
 
 /** True when the card declares security: then every A2A call needs an authenticated user. */
 export function requiresAuth(card: AgentCard): boolean {
-  return Boolean(card.securityRequirements?.length || Object.keys(card.securitySchemes ?? {}).length);
+  return Boolean(card.securityRequirements?.length) || hasOwnKey(card.securitySchemes);
+}
+
+/**
+ * Whether `Object.keys(record)` would list anything, without making that array (every request asks, issue 39,
+ * docs/performance.md "Per request").
+ */
+function hasOwnKey(record: object | undefined): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }
 
 /** `WWW-Authenticate` challenges for the declared schemes (RFC 9110 §11.6.1). */

@@ -48,14 +48,19 @@ export function bufferedWebRequest(
           : bytesOf(kept);
   const headers = headersView(req.rawHeaders);
   const { url, refusal } = requestTarget(options.url ?? requestUrl(req, options.trustProxy ?? false));
-  const request = requestView({ method, url, headers, signal, body: forbidden ? undefined : body });
-  return prepareRequest(request, {
+  // One object is both the view's parts and the side channel (one object per request less, issue 39,
+  // docs/performance.md "Per request"). A forbidden method's real Request throws on the method before its body.
+  const parts = {
+    method,
+    url,
+    headers,
     body,
     signal,
     onAbort,
     refusal: options.refusal ?? refusal,
     parsed: left?.parsed,
-  });
+  };
+  return prepareRequest(requestView(parts), parts);
 }
 
 /**
@@ -136,12 +141,22 @@ type ReadingRequest = IncomingMessage & { [READING]?: Reading | undefined };
  * docs/performance.md "Per request").
  */
 function readAll(req: IncomingMessage): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    (req as ReadingRequest)[READING] = { first: undefined, rest: undefined, resolve, reject };
-    req.on('data', onBodyData);
-    req.on('end', onBodyEnd);
-    req.on('error', onBodyError);
-  });
+  // A module function as the executor, not a closure over the request (and its context): it leaves the new state
+  // in `started`, taken at once.
+  const read = new Promise<Uint8Array>(startReading);
+  (req as ReadingRequest)[READING] = started;
+  started = undefined;
+  req.on('data', onBodyData);
+  req.on('end', onBodyEnd);
+  req.on('error', onBodyError);
+  return read;
+}
+
+/** The state {@link startReading} made last, until {@link readAll} takes it. */
+let started: Reading | undefined;
+
+function startReading(resolve: (bytes: Uint8Array) => void, reject: (error: Error) => void): void {
+  started = { first: undefined, rest: undefined, resolve, reject };
 }
 
 function onBodyData(this: ReadingRequest, chunk: Buffer): void {

@@ -32,15 +32,17 @@ export interface RequestTarget {
  * stand-in host, so it can still be routed, and a refusal the handler answers with 400.
  */
 export function requestTarget(url: string): RequestTarget {
+  // The last answer that parsed, as it is: {@link joinRequestUrl} hands the same string again (issue 39).
+  if (url === lastTarget?.url) return lastTarget;
   const slash = url.indexOf('/', url.indexOf('//') + 2);
   const end = slash < 0 ? url.length : slash;
   // The last scheme and authority that parsed, not parsed again: a server's requests mostly share one (the parse
   // and its strings cost ~0.5 KB per request, issue 39, docs/performance.md "Per request").
-  if (end === parsedAuthority.length && url.startsWith(parsedAuthority)) return { url };
+  if (end === parsedAuthority.length && url.startsWith(parsedAuthority)) return kept(url);
   // Only the authority needs checking (Node's parser already refused bad request targets); `/` keeps the cheap path.
   if (parses(slash < 0 ? `${url}/` : `${url.slice(0, slash)}/`)) {
     parsedAuthority = url.slice(0, end);
-    return { url };
+    return kept(url);
   }
   const path = slash < 0 ? '/' : url.slice(slash);
   const standIn = parses(`http://invalid.invalid${path}`) ? `http://invalid.invalid${path}` : 'http://invalid.invalid/';
@@ -49,6 +51,13 @@ export function requestTarget(url: string): RequestTarget {
 
 /** The scheme and authority {@link requestTarget} last found to parse (`''`: none yet; no URL is that short). */
 let parsedAuthority = '';
+/** {@link requestTarget}'s last answer without a refusal (never changed: its callers only read it). */
+let lastTarget: RequestTarget | undefined;
+
+function kept(url: string): RequestTarget {
+  lastTarget = { url };
+  return lastTarget;
+}
 
 function parses(url: string): boolean {
   try {
@@ -65,8 +74,16 @@ function parses(url: string): boolean {
  * as such: escaped, it leaves the authority unparsable, and {@link requestTarget} refuses the request.
  */
 export function joinRequestUrl(proto: string, host: string, path: string): string {
-  return `${proto}://${NOT_IN_HOST.test(host) ? host.replace(NOT_IN_HOST_ALL, encodeURIComponent) : host}${path}`;
+  // The last URL joined, handed again for the same parts: a server's requests mostly share one, and the joined string
+  // (with the copy that flattens it) cost ~0.1 KB per request (issue 39, docs/performance.md "Per request").
+  if (joined && path === joined.path && host === joined.host && proto === joined.proto) return joined.url;
+  const url = `${proto}://${NOT_IN_HOST.test(host) ? host.replace(NOT_IN_HOST_ALL, encodeURIComponent) : host}${path}`;
+  joined = { proto, host, path, url };
+  return url;
 }
+
+/** {@link joinRequestUrl}'s last parts and answer. */
+let joined: { proto: string; host: string; path: string; url: string } | undefined;
 
 const NOT_IN_HOST = /[/?#@\\]/;
 const NOT_IN_HOST_ALL = new RegExp(NOT_IN_HOST.source, 'g');
