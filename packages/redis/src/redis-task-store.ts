@@ -89,9 +89,11 @@ export const DEFAULT_FINISHED_TASK_TTL_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
 /**
- * Snapshots: a status change always rewrites the task (`j`), other events only every SNAPSHOT_EVERY versions, so a
- * stream of N chunks writes its task N/16 times, not N (the task grows with every chunk). Reads apply the events
- * logged after the snapshot (at most 15).
+ * Snapshots: an append rewrites the task (`j`) only every SNAPSHOT_EVERY versions, whatever its event, so a stream of N
+ * chunks writes its task N/16 times, not N (the task grows with every chunk), and a status change writes its event,
+ * state and version but not the task: SendMessage's COMPLETED was its largest write (docs/performance.md, "Twenty-first
+ * session"). Reads apply the events logged after the snapshot (at most 15); the hash's `s` and `ts` and the ListTasks
+ * entry carry the status without it.
  */
 const SNAPSHOT_EVERY = 16;
 const READ_BATCH = 500;
@@ -499,7 +501,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     applyTaskEvent(task, event); // throws on an illegal change: nothing is written
     const seq = expectedVersion + 1;
     const state = task.status.state;
-    const snapshot = event.kind === 'status' || seq % SNAPSHOT_EVERY === 0;
+    const snapshot = seq % SNAPSHOT_EVERY === 0;
     const owner = current.owner;
     const taskKeys = this.taskKeyList(this.keys.task(taskId));
     const args = [
