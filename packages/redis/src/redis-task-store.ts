@@ -25,6 +25,7 @@ import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
 import { type Cluster, Redis, type RedisOptions } from 'ioredis';
 import { clusterFromUrl } from './cluster-client.js';
 import { indexEntry, markRunning, repairPage } from './cluster-mode.js';
+import { CorkedBatches } from './corked-batches.js';
 import { ClusterNodeError, clusterError, connectionError, storeError } from './errors.js';
 import { KeySpace, type TaskKeys } from './keys.js';
 import { LOG_FIELDS } from './log-fields.js';
@@ -34,7 +35,6 @@ import { isDurableWrite, type ReplicaWait, runScriptReplicated } from './replica
 import { defineScripts, type RedisClient, runScript, type ScriptName } from './scripts.js';
 import { ShardTail } from './shard-tail.js';
 import { entryRecord, type StreamEntry, StreamTail } from './stream-tail.js';
-import { TickCork } from './tick-cork.js';
 
 export interface RedisTaskStoreOptions {
   /** `redis://[[user]:password@]host:6379[/db]` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
@@ -150,8 +150,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private closed = false;
   private readonly connectTimeoutMs: number;
   private readonly wait: ReplicaWait | undefined;
-  /** Standalone mode: one write per tick (tick-cork.ts). */
-  private readonly cork: TickCork | undefined;
+  /** Standalone mode: a group commit of the scripts on the connection (corked-batches.ts). */
+  private readonly cork: CorkedBatches | undefined;
   /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
   private lastConnectionError: Error | undefined;
 
@@ -169,7 +169,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       retryStrategy,
       autoResendUnfulfilledCommands: false,
       // Commands issued in one tick go out in one write: under concurrency most of a request's cost is syscalls. The
-      // standalone mode does it with a corked socket (tick-cork.ts), cheaper than ioredis's auto-pipelining.
+      // standalone mode batches on a corked socket itself (corked-batches.ts), cheaper than ioredis's auto-pipelining.
       enableAutoPipelining: this.cluster,
       ...options.redisOptions,
     };
@@ -180,7 +180,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
         : new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions));
     this.keys = new KeySpace(options.keyPrefix ?? 'a2a');
     this.wait = options.wait;
-    this.cork = this.cluster ? undefined : new TickCork(this.client as Redis);
+    this.cork = this.cluster ? undefined : new CorkedBatches(this.client as Redis);
     this.finishedTaskTtlMs = options.finishedTaskTtlMs ?? DEFAULT_FINISHED_TASK_TTL_MS;
     this.log = new A2ALog(options.logger, options.onError);
     this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
@@ -316,10 +316,12 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
 
   /** Runs one of the store's Lua scripts (scripts.ts). */
   script(name: ScriptName, keys: readonly string[], args: readonly (string | number)[] = []): Promise<unknown> {
-    this.cork?.hold();
     const wait = this.wait;
-    if (wait && isDurableWrite(name)) return this.call(() => runScriptReplicated(this.client, name, keys, args, wait));
-    return this.call(() => runScript(this.client, name, keys, args));
+    const send =
+      wait && isDurableWrite(name)
+        ? () => this.call(() => runScriptReplicated(this.client, name, keys, args, wait))
+        : () => this.call(() => runScript(this.client, name, keys, args));
+    return this.cork ? this.cork.send(send) : send();
   }
 
   private taskKeyList(keys: TaskKeys): string[] {
