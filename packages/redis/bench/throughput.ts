@@ -129,8 +129,9 @@ async function measure(name: string, taskStore: TaskStore & PushConfigStore, coo
 
 /**
  * Redis's rate for the same writes, as one plain pipeline per "request" (no checks, no scripts): what the store
- * writes for a SendMessage (createWith's task, first event and index entry, then COMPLETED's event, task, expiry and
- * index entry), command for command, less its reads (EXISTS, HGET) and the no-op PEXPIREs of absent push keys.
+ * writes for a SendMessage (createWith's task, first event and index entry, then COMPLETED's event, version and
+ * state (no snapshot), expiry and index entry), command for command, less its reads (EXISTS, HGET) and the no-op
+ * PEXPIREs of absent push keys.
  */
 async function measureRaw(url: string, prefix: string) {
   const client = new Redis(url);
@@ -151,9 +152,10 @@ async function measureRaw(url: string, prefix: string) {
       .incr(`${owner}:seq`)
       .zadd(`${owner}:list`, ++n, id)
       .zrem(`${owner}:expiry`, id)
-      // COMPLETED: its event, the task, the finished task's expiry, its index entry
+      // COMPLETED: its event, the task's version and state (no snapshot: the store writes none on a status change),
+      // the finished task's expiry, its index entry
       .xadd(`${key}:log`, '3-0', 'c', 'c', 's', 'TASK_STATE_COMPLETED', 'e', event)
-      .hset(key, 'v', 3, 's', 'TASK_STATE_COMPLETED', 'ts', '', 'j', task, 'sv', 3)
+      .hset(key, 'v', 3, 's', 'TASK_STATE_COMPLETED', 'ts', '')
       .pexpire(key, 3_600_000)
       .pexpire(`${key}:log`, 3_600_000)
       .hset(`${owner}:meta`, id, meta(3, 'TASK_STATE_COMPLETED'))

@@ -25,6 +25,7 @@ import { A2ALog, BoundedCache, instrumentStore } from '@a2a/core/internal';
 import { type Cluster, Redis, type RedisOptions } from 'ioredis';
 import { clusterFromUrl } from './cluster-client.js';
 import { indexEntry, markRunning, repairPage } from './cluster-mode.js';
+import { CorkedBatches } from './corked-batches.js';
 import { ClusterNodeError, clusterError, connectionError, storeError } from './errors.js';
 import { KeySpace, type TaskKeys } from './keys.js';
 import { LOG_FIELDS } from './log-fields.js';
@@ -89,9 +90,11 @@ export const DEFAULT_FINISHED_TASK_TTL_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
 /**
- * Snapshots: a status change always rewrites the task (`j`), other events only every SNAPSHOT_EVERY versions, so a
- * stream of N chunks writes its task N/16 times, not N (the task grows with every chunk). Reads apply the events
- * logged after the snapshot (at most 15).
+ * Snapshots: an append rewrites the task (`j`) only every SNAPSHOT_EVERY versions, whatever its event, so a stream of N
+ * chunks writes its task N/16 times, not N (the task grows with every chunk), and a status change writes its event,
+ * state and version but not the task: SendMessage's COMPLETED was its largest write (docs/performance.md, "Twenty-first
+ * session"). Reads apply the events logged after the snapshot (at most 15); the hash's `s` and `ts` and the ListTasks
+ * entry carry the status without it.
  */
 const SNAPSHOT_EVERY = 16;
 const READ_BATCH = 500;
@@ -147,6 +150,8 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   private closed = false;
   private readonly connectTimeoutMs: number;
   private readonly wait: ReplicaWait | undefined;
+  /** Standalone mode: a group commit of the scripts on the connection (corked-batches.ts). */
+  private readonly cork: CorkedBatches | undefined;
   /** The connection's last `error` event (ECONNREFUSED, ...): the start-up error names it. */
   private lastConnectionError: Error | undefined;
 
@@ -163,8 +168,9 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
       maxRetriesPerRequest: 1,
       retryStrategy,
       autoResendUnfulfilledCommands: false,
-      // Commands issued in one tick go out in one write: under concurrency most of a request's cost is syscalls.
-      enableAutoPipelining: true,
+      // Commands issued in one tick go out in one write: under concurrency most of a request's cost is syscalls. The
+      // standalone mode batches on a corked socket itself (corked-batches.ts), cheaper than ioredis's auto-pipelining.
+      enableAutoPipelining: this.cluster,
       ...options.redisOptions,
     };
     this.client =
@@ -174,6 +180,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
         : new Redis(this.url as string, { commandTimeout, ...base } as LegacyOptions));
     this.keys = new KeySpace(options.keyPrefix ?? 'a2a');
     this.wait = options.wait;
+    this.cork = this.cluster ? undefined : new CorkedBatches(this.client as Redis);
     this.finishedTaskTtlMs = options.finishedTaskTtlMs ?? DEFAULT_FINISHED_TASK_TTL_MS;
     this.log = new A2ALog(options.logger, options.onError);
     this.cache = new BoundedCache({ max: options.cacheSize ?? 10_000 });
@@ -310,8 +317,11 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
   /** Runs one of the store's Lua scripts (scripts.ts). */
   script(name: ScriptName, keys: readonly string[], args: readonly (string | number)[] = []): Promise<unknown> {
     const wait = this.wait;
-    if (wait && isDurableWrite(name)) return this.call(() => runScriptReplicated(this.client, name, keys, args, wait));
-    return this.call(() => runScript(this.client, name, keys, args));
+    const send =
+      wait && isDurableWrite(name)
+        ? () => this.call(() => runScriptReplicated(this.client, name, keys, args, wait))
+        : () => this.call(() => runScript(this.client, name, keys, args));
+    return this.cork ? this.cork.send(send) : send();
   }
 
   private taskKeyList(keys: TaskKeys): string[] {
@@ -499,7 +509,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     applyTaskEvent(task, event); // throws on an illegal change: nothing is written
     const seq = expectedVersion + 1;
     const state = task.status.state;
-    const snapshot = event.kind === 'status' || seq % SNAPSHOT_EVERY === 0;
+    const snapshot = seq % SNAPSHOT_EVERY === 0;
     const owner = current.owner;
     const taskKeys = this.taskKeyList(this.keys.task(taskId));
     const args = [

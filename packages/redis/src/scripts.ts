@@ -84,7 +84,7 @@ return 1`;
 
 /**
  * KEYS: task, log, push, push-order, push-state. ARGV: expected version, state after, status timestamp, task JSON or ''
- * (a snapshot: written on status changes and every 16th version), event JSON, ttl ms (finished) or 0.
+ * (a snapshot: written every 16th version), event JSON, ttl ms (finished) or 0.
  * Returns {1, new version}, {0, actual version} (conflict: nothing written) or {-1, 0} (no such task).
  * The event goes to the stream first: an XADD the stream refuses (an id not above its last) fails the script before
  * any write. APPEND_WRITE is its check and writes, shared with APPEND_STATUS.

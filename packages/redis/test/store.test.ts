@@ -87,6 +87,34 @@ describe.runIf(hasRedis)('RedisTaskStore', () => {
     expect((await a.get('long'))?.task.artifacts?.[0]?.parts).toHaveLength(41);
   });
 
+  it('a status change writes no snapshot: reads apply its logged event (status, message, history, ListTasks)', async () => {
+    const owner = 'no-snapshot';
+    await a.createWith(task('ns'), owner, status('TASK_STATE_WORKING'));
+    const [json] = await a.client.hmget(a.keys.task('ns').task, 'j');
+    const done = {
+      kind: 'status' as const,
+      status: { ...status('TASK_STATE_COMPLETED').status, message: message('ok', 'ns', 'ctx') },
+    };
+    await a.append('ns', 2, done);
+    // The hash has the new version and state, and still the snapshot of version 2.
+    expect(await a.client.hmget(a.keys.task('ns').task, 'v', 'sv', 's', 'j')).toEqual([
+      '3',
+      '2',
+      'TASK_STATE_COMPLETED',
+      json,
+    ]);
+    const expected = a.peek('ns', 3)?.task;
+    expect(expected?.status.message?.parts).toEqual([{ text: 'ok' }]);
+    expect((await b.get('ns', owner))?.task).toEqual(expected);
+    const page = await b.list(owner, { pageSize: 10, status: 'TASK_STATE_COMPLETED', historyLength: 1 });
+    expect(page.tasks.map((t) => [t.status.state, t.history?.map((m) => m.messageId)])).toEqual([
+      ['TASK_STATE_COMPLETED', ['m-ok']],
+    ]);
+    // The next append reads the task from Redis (b never wrote it), then writes on top of the unsnapshotted version.
+    await expect(b.append('ns', 3, status('TASK_STATE_WORKING'))).rejects.toBeInstanceOf(A2AError);
+    expect((await b.readEvents('ns', 0)).map((r) => r.state)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+  });
+
   it('scopes reads by owner, with owners and ids that are not plain strings', async () => {
     const id = 'odd {t:x} } % é \u0000';
     const owner = 'tenant\u0000user {o:y}';
