@@ -5,7 +5,7 @@
 // servers listen on ports the system picks. Each SendMessage creates a task and appends WORKING and COMPLETED. The HTTP
 // client is node:http with keep-alive (cheaper than fetch: the client shares the process and its CPU).
 // Each row also prints the CPU per request of this process and of redis-server, and this process's write syscalls
-// per request (HTTP: 2; the store's Redis commands ride in ioredis's auto-pipelined writes, ~0.1 per request).
+// per request (HTTP: 2; the store's Redis commands ride in its batched writes, corked-batches.ts: ~0.1 per request).
 // With A2A_BENCH_REDIS_CLUSTER_URL (or A2A_TEST_REDIS_CLUSTER_URL: a Redis Cluster's seed node) two more rows run the
 // store in its Cluster mode, with and without leases (redis-server CPU then summed over the masters).
 
