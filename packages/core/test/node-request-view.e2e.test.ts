@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { type Listening, listen } from '@a2a/adapter-testsuite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { requestDisconnect } from '../src/http/prepared.js';
 import { createNodeHandler } from '../src/node/index.js';
 
 // The Node bridge's fast path hands handlers a Request view; a handler using the full Request API must not notice.
@@ -111,6 +112,33 @@ describe('Node bridge request view', () => {
       { text: '{"a":"bc","d":1}', data: 0, end: 0 },
       { failed: true, data: 0, end: 0 },
     ]);
+  });
+
+  it('tells of a client that leaves: the hook and the signal fire on disconnect, not after a finished answer', async () => {
+    const heard: string[] = [];
+    let gone: () => void = () => {};
+    const left = new Promise<void>((resolve) => {
+      gone = resolve;
+    });
+    const base = await serve(async (request) => {
+      const disconnect = requestDisconnect(request);
+      const path = new URL(request.url).pathname;
+      disconnect.onAbort?.(() => heard.push(`hook ${path}`));
+      const signal = disconnect.signal();
+      signal.addEventListener('abort', () => {
+        heard.push(`signal ${path} ${(signal.reason as Error).message}`);
+        gone();
+      });
+      if (path === '/done') return new Response('ok');
+      return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new Uint8Array([58, 10])) }));
+    });
+    expect(await (await fetch(`${base}/done`)).text()).toBe('ok');
+    const leaving = new AbortController();
+    const answer = await fetch(`${base}/stream`, { signal: leaving.signal });
+    await answer.body?.getReader().read();
+    leaving.abort();
+    await left;
+    expect(heard.sort()).toEqual(['hook /stream', 'signal /stream client disconnected']);
   });
 
   it('serves GET without a body', async () => {

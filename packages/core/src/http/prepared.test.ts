@@ -20,13 +20,13 @@ async function* frames(): AsyncGenerator<string> {
 describe('prepared requests and responses (the bridge side channel)', () => {
   it('a prepared request hands its body and disconnect hook to the handler and nothing else sees them', async () => {
     const bytes = new TextEncoder().encode('{"a":1}');
-    const onAbort = () => () => {};
+    const disconnect = { signal: () => new AbortController().signal, onAbort: () => () => {} };
     const request = prepareRequest(new Request('http://h/x', { method: 'POST', body: 'other' }), {
       body: bytes,
-      onAbort,
+      disconnect,
     });
     expect(preparedBody(request)).toBe(bytes);
-    expect(requestDisconnect(request).onAbort).toBe(onAbort);
+    expect(requestDisconnect(request)).toBe(disconnect);
     expect(Object.keys(request)).toEqual([]);
     expect(await request.text()).toBe('other'); // the Request itself is untouched
 

@@ -15,12 +15,11 @@ interface PreparedRequest {
   /** The whole body, or a function reading it on first use (so a request that is not ours is left unread). */
   body?: Uint8Array | (() => Promise<Uint8Array>) | undefined;
   /**
-   * Runs the listener once when the client goes away (returns the detach), without making `request.signal`: a stream
-   * only needs to hear of it, and an AbortSignal with a listener costs tens of microseconds in a busy process.
+   * How the handler hears that the client went away: the signal made on demand (what `request.signal` returns), and
+   * `onAbort`, which runs a listener without making it (a stream only needs to hear of it, and an AbortSignal with a
+   * listener costs tens of microseconds in a busy process). Handed to the call as it is.
    */
-  onAbort?: ((listener: () => void) => () => void) | undefined;
-  /** Makes the disconnect signal (what `request.signal` returns), so the call can hold it without the request. */
-  signal?: (() => AbortSignal) | undefined;
+  disconnect?: Disconnect | undefined;
   /**
    * The request as the client sent it cannot be served (an invalid Host header): the handler answers this error on
    * its own paths, and leaves other paths to the host as usual.
@@ -63,10 +62,9 @@ export function carryRefusal(from: Request, to: Request): Request {
 
 /** How the handler learns that the request's client went away: the host's cheap hook when it gave one. */
 export function requestDisconnect(request: Request): Disconnect {
-  const prepared = (request as WithPrepared)[PREPARED];
-  // Not a closure over the request when the bridge gave its own: the call lives as long as a stream, the request and
-  // its body need not.
-  return { signal: prepared?.signal ?? (() => request.signal), onAbort: prepared?.onAbort };
+  // The bridge's own object as it is (one object per request less, issue 39, docs/performance.md "Per request"): it
+  // holds the response, not the request or its body, which the call must not keep for a stream's life.
+  return (request as WithPrepared)[PREPARED]?.disconnect ?? { signal: () => request.signal };
 }
 
 /** Why the bridge says the request cannot be served (see {@link PreparedRequest.refusal}). */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prepareRequest } from '../http/prepared.js';
+import type { Disconnect } from '../server/call-context.js';
 import { headersView } from './headers-view.js';
 import { bodyFromParserError } from './parser-error.js';
 import { FORBIDDEN_METHODS, requestTarget, requestUrl } from './request-target.js';
@@ -36,7 +37,6 @@ export function bufferedWebRequest(
     if (!(declared >= 0 && declared <= BUFFER_LIMIT)) return undefined;
   }
 
-  const { signal, onAbort } = disconnectHooks(res);
   const body = forbidden
     ? EMPTY
     : !hasBody
@@ -55,8 +55,7 @@ export function bufferedWebRequest(
     url,
     headers,
     body,
-    signal,
-    onAbort,
+    disconnect: new ResponseDisconnect(res),
     refusal: options.refusal ?? refusal,
     parsed: left?.parsed,
   };
@@ -65,13 +64,20 @@ export function bufferedWebRequest(
 
 /**
  * The disconnect signal and its 'close' listener, made when someone first asks (a card GET never does); a stream
- * that only needs to hear of the disconnect listens on the response itself (`onAbort`). Made in a function of
- * their own: closures share their function's context, and these live as long as a stream, so made beside the body
- * reader they kept the request's bytes for the stream's life (docs/performance.md, "Scale").
+ * that only needs to hear of the disconnect listens on the response itself (`onAbort`). An object of its own that
+ * holds only the response: it lives as long as a stream, and the request's bytes must not (docs/performance.md,
+ * "Scale"); one object instead of two closures and their context (issue 39, "Per request").
  */
-function disconnectHooks(res: ServerResponse) {
-  let controller: AbortController | undefined;
-  const onAbort = (listener: () => void): (() => void) => {
+class ResponseDisconnect implements Disconnect {
+  readonly #res: ServerResponse;
+  #controller: AbortController | undefined;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  onAbort(listener: () => void): () => void {
+    const res = this.#res;
     const gone = () => {
       if (!res.writableFinished) listener();
     };
@@ -81,15 +87,15 @@ function disconnectHooks(res: ServerResponse) {
     }
     res.once('close', gone);
     return () => res.off('close', gone);
-  };
-  const signal = (): AbortSignal => {
-    if (controller) return controller.signal;
+  }
+
+  signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
     const made = new AbortController();
-    controller = made;
-    onAbort(() => made.abort(new Error('client disconnected')));
+    this.#controller = made;
+    this.onAbort(() => made.abort(new Error('client disconnected')));
     return made.signal;
-  };
-  return { signal, onAbort };
+  }
 }
 
 /** Reads the body on first use: a request the handler does not own stays unread for the framework's next middleware. */

@@ -1,6 +1,7 @@
 import { delegateToReal } from '../http/delegate-to-real.js';
 import { PREPARED } from '../http/prepared.js';
 import { nativeClass } from '../native-class.js';
+import type { Disconnect } from '../server/call-context.js';
 
 /**
  * A `Request` for the Node bridge's fast path that costs what the handler reads: `method`, `url` and `headers` are
@@ -14,8 +15,8 @@ export interface RequestViewParts {
   method: string;
   url: string;
   headers: Headers;
-  /** The request's abort signal, made when first asked for. */
-  signal: () => AbortSignal;
+  /** The request's abort signal (`disconnect.signal()`), made when first asked for. */
+  disconnect: Disconnect;
   /** The whole body (or its reader), for the real Request when one is needed. */
   body: Uint8Array | (() => Promise<Uint8Array>) | undefined;
 }
@@ -38,7 +39,7 @@ class NodeRequestView {
   }
 
   get signal(): AbortSignal {
-    return this.#parts.signal();
+    return this.#parts.disconnect.signal();
   }
 
   /** The same request as a real Request (made once). */
