@@ -33,6 +33,9 @@ export function isConnectionError(error: unknown): boolean {
   );
 }
 
+/** A redirection ioredis did not follow (see UNAVAILABLE_REPLY): the slot moved, the command did not run. */
+export const isRedirection = (error: unknown): boolean => error instanceof Error && /^(MOVED|ASK) /.test(error.message);
+
 /** Connection failures become A2A `Unavailable` (HTTP 503, JSON-RPC -32603); other errors pass through. */
 export function storeError(error: unknown): unknown {
   if (!isConnectionError(error)) return error;

@@ -26,7 +26,7 @@ import { type Cluster, Redis, type RedisOptions } from 'ioredis';
 import { clusterFromUrl } from './cluster-client.js';
 import { indexEntry, markRunning, repairPage } from './cluster-mode.js';
 import { CorkedBatches } from './corked-batches.js';
-import { ClusterNodeError, clusterError, connectionError, storeError } from './errors.js';
+import { ClusterNodeError, clusterError, connectionError, isRedirection, storeError } from './errors.js';
 import { KeySpace, type TaskKeys } from './keys.js';
 import { LOG_FIELDS } from './log-fields.js';
 import { LogSubscription } from './log-subscription.js';
@@ -310,6 +310,9 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
     try {
       return await command();
     } catch (error) {
+      // A redirection ioredis did not follow (an auto-pipelined batch after a failover): the slot map is refreshed,
+      // so the caller's retry of the `Unavailable` reaches the new master instead of meeting the stale map again.
+      if (this.cluster && isRedirection(error)) (this.client as Cluster).refreshSlotsCache?.();
       throw storeError(error);
     }
   }

@@ -1,5 +1,6 @@
 import { A2AError } from '@a2a/core';
 import type { Cluster } from 'ioredis';
+import { isRedirection } from './errors.js';
 import { type RedisClient, type ScriptName, scriptCommand } from './scripts.js';
 
 /**
@@ -56,7 +57,7 @@ export async function runScriptReplicated(
     // ioredis follows a redirection of a pipeline only when every command in it was redirected, and the keyless
     // WAIT never is (a failover moved the slot: MOVED; a resharding: ASK). The script did not run: the error is
     // answered as `Unavailable` (errors.ts) and the client's slot map refreshed for the caller's retry.
-    if (/^(MOVED|ASK) /.test(scriptError.message)) (client as Cluster).refreshSlotsCache?.();
+    if (isRedirection(scriptError)) (client as Cluster).refreshSlotsCache?.();
     throw scriptError;
   }
   const [waitError, confirmed] = replies[1] ?? [new Error('no reply to WAIT'), undefined];
