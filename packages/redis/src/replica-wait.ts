@@ -1,6 +1,4 @@
 import { A2AError } from '@a2a/core';
-import type { Cluster } from 'ioredis';
-import { isRedirection } from './errors.js';
 import { type RedisClient, type ScriptName, scriptCommand } from './scripts.js';
 
 /**
@@ -53,13 +51,10 @@ export async function runScriptReplicated(
   pipeline.call('WAIT', wait.replicas, wait.timeoutMs);
   const replies = (await pipeline.exec()) ?? [];
   const [scriptError, result] = replies[0] ?? [new Error(`no reply to ${name}`), undefined];
-  if (scriptError) {
-    // ioredis follows a redirection of a pipeline only when every command in it was redirected, and the keyless
-    // WAIT never is (a failover moved the slot: MOVED; a resharding: ASK). The script did not run: the error is
-    // answered as `Unavailable` (errors.ts) and the client's slot map refreshed for the caller's retry.
-    if (isRedirection(scriptError)) (client as Cluster).refreshSlotsCache?.();
-    throw scriptError;
-  }
+  // ioredis follows a redirection of a pipeline only when every command in it was redirected, and the keyless WAIT
+  // never is (a failover moved the slot: MOVED; a resharding: ASK). The script did not run: the store's `call` answers
+  // the error as `Unavailable` (errors.ts) and refreshes the slot map for the caller's retry, as for any command.
+  if (scriptError) throw scriptError;
   const [waitError, confirmed] = replies[1] ?? [new Error('no reply to WAIT'), undefined];
   if (waitError) throw waitError;
   if (Number(confirmed) < wait.replicas) {
