@@ -125,7 +125,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     'no',
     '--loglevel',
     'warning',
+    // A lone node knows no address of its own (CLUSTER SLOTS would name host ""): it announces the one it is bound to.
     ...(options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)] : []),
+    ...(options.cluster ? ['--cluster-announce-ip', '127.0.0.1'] : []),
   ];
   let child: ChildProcess | undefined;
   let port = 0;
