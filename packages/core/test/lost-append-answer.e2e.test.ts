@@ -7,6 +7,15 @@ class LosingAnswersStore extends InMemoryTaskStore {
   readonly lose = new Set<string>();
   /** Every committed record (the in-memory log is dropped once a task is final). */
   readonly committed: TaskEventRecord[] = [];
+  /** How many of the next log reads fail as the store unavailable. */
+  failReads = 0;
+  override async readEvents(taskId: string, afterSeq: number): Promise<TaskEventRecord[]> {
+    if (this.failReads > 0) {
+      this.failReads--;
+      throw new A2AError('Unavailable', 'still reconnecting');
+    }
+    return super.readEvents(taskId, afterSeq);
+  }
   override async append(taskId: string, expectedVersion: number, event: TaskEvent): Promise<TaskEventRecord> {
     const record = await super.append(taskId, expectedVersion, event);
     this.committed.push(record);
@@ -17,9 +26,15 @@ class LosingAnswersStore extends InMemoryTaskStore {
 }
 
 describe('an agent write whose answer was lost in an outage', () => {
-  it('is not written twice when the retry finds it already committed', async () => {
+  it.each([
+    ['the retry finds it already committed', 0],
+    // The log read that would tell cannot be made yet: the write is neither taken as landed nor written again at the
+    // version after it (the next conflict asks again).
+    ['the log cannot be read at the first conflict', 1],
+  ])('is not written twice when %s', async (_, failReads) => {
     const store = new LosingAnswersStore();
     store.lose.add('chunk-1');
+    store.failReads = failReads;
     const server = await startServer({
       agentCard: card,
       taskStore: store,

@@ -765,19 +765,21 @@ export class Execution implements AgentContext {
       if (error instanceof ConcurrentModificationError) {
         const landed = unsureAt === undefined ? null : await this.landedAt(unsureAt, event);
         if (landed) return this.appended(event, landed);
-        if (landed === null) unsureAt = undefined;
-        this.version = error.actualVersion;
-        await conflictPause(++conflicts);
+        if (landed === undefined) {
+          // The log cannot say yet whether the lost write landed: the same version is tried again (its conflict asks
+          // again), never the next one, where the event would be written a second time. Still the outage.
+          if (outages++ === 0) outageSince = Date.now();
+          else if (Date.now() - outageSince >= this.services.storeRetryMs) throw this.gaveUp(error, outageSince);
+          await outagePause(outages);
+        } else {
+          unsureAt = undefined;
+          this.version = error.actualVersion;
+          await conflictPause(++conflicts);
+        }
       } else if (isStoreUnavailable(error)) {
         unsureAt ??= this.version;
         if (outages++ === 0) outageSince = Date.now();
-        else if (Date.now() - outageSince >= this.services.storeRetryMs) {
-          const reason = `the task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
-          this.reportError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
-          this.abort(reason);
-          void this.failWhenBack(reason);
-          throw error;
-        }
+        else if (Date.now() - outageSince >= this.services.storeRetryMs) throw this.gaveUp(error, outageSince);
         await outagePause(outages);
       } else if (error instanceof InvalidTransitionError && isTerminal(error.from) && !this.finishedHere()) {
         // Finished by someone else (a cancel, possibly on another instance, whose abort has not arrived yet): the
@@ -792,6 +794,15 @@ export class Execution implements AgentContext {
         error = next;
       }
     }
+  }
+
+  /** The end of an outage longer than `storeRetryMs`: the execution stops, and its task fails once the store is back. */
+  private gaveUp(error: unknown, outageSince: number): unknown {
+    const reason = `the task store was unavailable for ${Math.round((Date.now() - outageSince) / 1000)} s`;
+    this.reportError(new Error(`Task ${this.taskId}: gave up writing the agent's update: ${reason}`));
+    this.abort(reason);
+    void this.failWhenBack(reason);
+    return error;
   }
 
   private appended(event: TaskEvent, record: TaskEventRecord): TaskEventRecord {
