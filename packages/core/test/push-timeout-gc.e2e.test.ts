@@ -40,10 +40,16 @@ async function hungWebhook() {
 }
 
 /**
- * How long to wait for each outcome: a liveness bound, not a timing (each takes ~0.3 s; with a full collection every
- * 10 ms on a loaded 2-core machine, load average 26, the second took over 5 s).
+ * How long to wait for each outcome: a liveness bound, not a timing (each takes about ATTEMPT_TIMEOUT_MS; with a full
+ * collection every 10 ms on a loaded 2-core machine, load average 26, the second took over 5 s).
  */
 const LIVENESS_MS = 15_000;
+/**
+ * The attempt timeout under test. Long enough that, with a full collection every 10 ms at load 8–10, the request still
+ * reaches the webhook in this process and the answering webhook's attempt is not timed out too (300 ms was not: the
+ * attempt timed out before the webhook read its request, or the next event's attempt timed out as well).
+ */
+const ATTEMPT_TIMEOUT_MS = 1500;
 
 /** Polls `done` while forcing full collections, as a busy server's heap would. */
 async function underGcPressure(done: () => boolean, limitMs: number): Promise<void> {
@@ -69,7 +75,7 @@ describe('push attempt timeout under garbage collection', () => {
         const delivered: DeliverySuccess[] = [];
         const sender = make({
           ssrf: { allow: ['127.0.0.1'] },
-          timeoutMs: 300,
+          timeoutMs: ATTEMPT_TIMEOUT_MS,
           retry: { maxAttempts: 1, failingAttempts: 1 },
           onDeliveryFailure: (f) => failures.push(f),
           onDelivered: (s) => delivered.push(s),
@@ -101,7 +107,12 @@ describe('push attempt timeout under garbage collection', () => {
         await underGcPressure(() => failures.length > 0, LIVENESS_MS);
         expect(webhook.state.requests).toBeGreaterThan(0);
         expect(failures).toEqual([
-          expect.objectContaining({ taskId, configId: 'c', health: 'failing', reason: 'timed out after 300 ms' }),
+          expect.objectContaining({
+            taskId,
+            configId: 'c',
+            health: 'failing',
+            reason: `timed out after ${ATTEMPT_TIMEOUT_MS} ms`,
+          }),
         ]);
 
         // The queue is free again: the next event of the same config goes out.
