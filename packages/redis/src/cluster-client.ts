@@ -20,6 +20,11 @@ export function clusterFromUrl(url: string, redisOptions: RedisOptions, clusterO
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,
     maxRedirections: 16,
+    // No waiting for nodes: with every node unreachable (or none serving slots), ioredis would hold a command in its
+    // offline queue until the cluster is back, so each request would hang. Refused at once instead ("Cluster isn't
+    // ready"), answered as Unavailable (errors.ts), as the standalone mode answers within seconds. The store connects
+    // before its first command; its subscriber duplicates queue again (they subscribe while connecting).
+    enableOfflineQueue: false,
     ...clusterOptions,
     redisOptions: { ...auth, ...redisOptions },
   };

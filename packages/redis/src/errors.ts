@@ -33,8 +33,8 @@ export function isConnectionError(error: unknown): boolean {
     // What ioredis gives up with when a connection or the cluster goes away under a command: a pipeline's command
     // still unanswered when its connection closed (a durable write's WAIT when the master is killed: the script may
     // have run, as for any lost connection), a cluster connection aborted or ended, redirections or CLUSTERDOWN
-    // retries run out, no node reachable.
-    /^(Command aborted due to connection close|Connection is aborted|Cluster is ended|Node is disconnected|Too many Cluster redirections|None of startup nodes is available)\b/.test(
+    // retries run out, no node reachable or none ready (cluster-client.ts).
+    /^(Command aborted due to connection close|Connection is aborted|Cluster is ended|Node is disconnected|Too many Cluster redirections|None of startup nodes is available|Cluster isn't ready)\b/.test(
       error.message,
     )
   );

@@ -84,7 +84,11 @@ export class RedisExecutionCoordinator implements ExecutionCoordinator {
     // Pub/sub needs its own connection; ioredis subscribes again after a reconnect (autoResubscribe).
     const client = this.store.client;
     this.subscriber = this.store.cluster
-      ? (client as Cluster).duplicate([], { lazyConnect: true, redisOptions: { connectionName: 'a2a-cancel' } })
+      ? (client as Cluster).duplicate([], {
+          lazyConnect: true,
+          enableOfflineQueue: true, // it subscribes while connecting (cluster-client.ts)
+          redisOptions: { connectionName: 'a2a-cancel' },
+        })
       : (client as Redis).duplicate({
           lazyConnect: true,
           commandTimeout: undefined,

@@ -198,6 +198,7 @@ export class RedisTaskStore implements TaskStore, PushConfigStore {
         connect: () => {
           const connection = (this.client as Cluster).duplicate([], {
             lazyConnect: true,
+            enableOfflineQueue: true,
             shardedSubscribers: true,
             redisOptions: { connectionName: 'a2a-stream-tail' },
           });
