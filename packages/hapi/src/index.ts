@@ -1,6 +1,6 @@
 // @a2a/hapi, the Hapi 21 plugin: Hapi's `request`/`h` ⇄ a Fetch `Request`/`Response` for the handler, through core's
 // Node bridge (`@a2a/core/node`: `nodeWebRequest`, and `nodeResponseBody`/`responseHeaders` for the answers Hapi sends,
-// or `writeNodeResponse` for event streams); setup checks and the refusal of an undecodable path come from
+// or `writeNodeResponseAfterBurst` for event streams); setup checks and the refusal of an undecodable path come from
 // `@a2a/core/adapter`. Hapi registers routes by path, so the plugin reads `handler.mount`. `requestSource` gathers what
 // the bridge needs from Hapi's request (the public URL, a `payload: 'data'` body, Hapi's payload error, a refusal).
 // Tests: packages/hapi/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/hapi`.
@@ -14,7 +14,7 @@ import {
   requestUrl,
   responseFrames,
   responseHeaders,
-  writeNodeResponse,
+  writeNodeResponseAfterBurst,
 } from '@a2a/core/node';
 import { type Boom, notFound } from '@hapi/boom';
 import type { Lifecycle, Plugin, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
@@ -97,8 +97,9 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
       // listeners and a turn per card GET (docs/performance.md, "Per request (issue 39)", the slower frameworks).
       if (!raw.req.complete) await drainRequest(raw.req);
       if (responseFrames(response)) {
-        // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe.
-        void writeNodeResponse(raw.res, response);
+        // Events go straight to the socket, batched per turn, instead of through Hapi's stream pipe; a stream the
+        // agent has finished by the end of its burst is one body (docs/performance.md, "Koa and Hapi streams").
+        writeNodeResponseAfterBurst(raw.res, response);
         return h.abandon;
       }
       const content = await nodeResponseBody(response);

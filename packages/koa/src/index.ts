@@ -1,7 +1,7 @@
 // @a2a/koa, the Koa 2/3 adapter: Koa's `ctx` ⇄ a Fetch `Request`/`Response` for the handler, through core's Node
 // bridge (`@a2a/core/node`: `nodeWebRequest`, and `nodeResponseBody`/`responseHeaders` for the answers Koa sends, or
-// `writeNodeResponse` for event streams); its setup checks come from `@a2a/core/adapter`. `requestSource` gathers what
-// the bridge needs from `ctx` (the public URL, what the body parser left or the error it raised). Tests:
+// `writeNodeResponseAfterBurst` for event streams); its setup checks come from `@a2a/core/adapter`. `requestSource`
+// gathers what the bridge needs from `ctx` (the public URL, what the body parser left or the error it raised). Tests:
 // packages/koa/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/koa`.
 import { Readable } from 'node:stream';
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
@@ -13,7 +13,7 @@ import {
   responseFrames,
   responseHeaders,
   responseText,
-  writeNodeResponse,
+  writeNodeResponseAfterBurst,
 } from '@a2a/core/node';
 import type { DefaultContext, DefaultState, Middleware, ParameterizedContext } from 'koa';
 
@@ -76,9 +76,10 @@ export function a2aKoa<StateT = DefaultState, ContextT = DefaultContext>(
     if (!response) return notOurs(bodyError, next);
     if (responseFrames(response)) {
       // Events go straight to the socket, batched per turn: a stream body would cost Koa's stream.pipeline (an
-      // AbortController and a DOMException per response) and one socket write per event; Koa stays out of it.
+      // AbortController and a DOMException per response) and one socket write per event; Koa stays out of it. A stream
+      // the agent has finished by the end of its burst is one body (docs/performance.md, "Koa and Hapi streams").
       ctx.respond = false;
-      void writeNodeResponse(ctx.res, response);
+      writeNodeResponseAfterBurst(ctx.res, response);
       return;
     }
     ctx.status = response.status;

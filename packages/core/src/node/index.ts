@@ -15,7 +15,7 @@ export { joinRequestUrl, requestUrl } from './request-target.js';
 export { nodeResponseBody } from './response-body.js';
 export { toWebRequest } from './to-web-request.js';
 export { parserLeftovers, type ToWebRequestOptions } from './web-request-options.js';
-export { writeNodeResponse } from './write-node-response.js';
+export { writeNodeResponse, writeNodeResponseAfterBurst } from './write-node-response.js';
 
 export interface NodeHandlerOptions {
   /** Caller identity from the Node request (e.g. verify a bearer token). */

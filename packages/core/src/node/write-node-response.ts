@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
+import { finishedFrames } from '../http/sse.js';
 import { writeFrames } from './write-frames.js';
 
 /**
@@ -10,9 +11,7 @@ import { writeFrames } from './write-frames.js';
  */
 export function writeNodeResponse(res: ServerResponse, response: Response): Promise<void> {
   try {
-    res.statusCode = response.status;
-    const headers = responseHeaders(response); // the lazy responses' record as is: no `Headers` filled and iterated
-    for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
+    writeHead(res, response);
     const frames = responseFrames(response);
     if (frames) return writeFrames(res, frames);
     const text = responseText(response);
@@ -29,6 +28,41 @@ export function writeNodeResponse(res: ServerResponse, response: Response): Prom
 }
 
 const WRITTEN = Promise.resolve();
+
+/** Status and headers onto Node's response (not sent yet). */
+function writeHead(res: ServerResponse, response: Response): void {
+  res.statusCode = response.status;
+  const headers = responseHeaders(response); // the lazy responses' record as is: no `Headers` filled and iterated
+  for (const name in headers) res.setHeader(name, headers[name] as string | string[]);
+}
+
+/**
+ * {@link writeNodeResponse} for a host that has handed the socket over (Koa's `ctx.respond = false`, Hapi's
+ * `h.abandon`), once the microtasks queued so far have run (`process.nextTick`: the agent's burst of events is in). An
+ * event stream over by then is written as one body, its whole text with a Content-Length (`finishedFrames`: the same
+ * bytes, one socket write, no chunk framing, no frame writer); one that goes on streams as before, the frames taken
+ * leading its first chunk. Node corks a response's first write until a `nextTick` anyway, so nothing leaves later
+ * (docs/performance.md, "Koa and Hapi streams"). Never throws: a header Node refuses on a finished stream ends the
+ * connection; one that goes on fails as `writeNodeResponse` does.
+ */
+export function writeNodeResponseAfterBurst(res: ServerResponse, response: Response): void {
+  process.nextTick(afterBurst, res, response);
+}
+
+function afterBurst(res: ServerResponse, response: Response): void {
+  const frames = responseFrames(response);
+  const text = frames && finishedFrames(frames);
+  if (text === undefined) {
+    void writeNodeResponse(res, response);
+    return;
+  }
+  try {
+    writeHead(res, response);
+    res.end(text); // Node sets the Content-Length of a body given whole to `end` before the head is sent
+  } catch {
+    res.destroy(); // a bad header (core's are checked): nothing can be sent, so the client is not left waiting
+  }
+}
 
 /** A body stream, chunk by chunk. */
 async function writeBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
