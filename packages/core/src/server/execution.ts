@@ -73,12 +73,23 @@ export interface ExecutionTarget {
   /** Present when continuing an existing task: it is already stored at `version`. */
   existing?: StoredTask | undefined;
   pushConfig?: TaskPushNotificationConfig | undefined;
+  /**
+   * The caller never reads the new task of {@link Execution.first} (a blocking call answers from the turn's end): the
+   * in-memory store may keep the engine's new task itself instead of a copy (issue 39, docs/performance.md "Bytes per
+   * SendMessage, twenty-second session").
+   */
+  firstTaskUnread?: boolean | undefined;
 }
 
 /** The request's own fields an execution shows the agent. */
 export interface ExecutionRequest {
   metadata?: Record<string, unknown> | undefined;
   configuration?: SendMessageConfiguration | undefined;
+}
+
+/** Told once that an execution's turn is over (see {@link Execution.whenTurnEnds}). */
+export interface TurnWaiter {
+  turnOver(execution: Execution, end: TurnEnd): void;
 }
 
 /** Called synchronously when the task exists in the store, before any later event is appended. */
@@ -135,6 +146,7 @@ export class Execution implements AgentContext {
   private turnEnd: TurnEnd | undefined;
   private turnPromise: Promise<TurnEnd> | undefined;
   private resolveTurn: ((end: TurnEnd) => void) | undefined;
+  private turnWaiter: TurnWaiter | undefined;
   private replied = false;
   /** {@link start} was called: a step may run at once even before the task is stored (see `enqueue`). */
   private started = false;
@@ -151,6 +163,8 @@ export class Execution implements AgentContext {
 
   private readonly owner: TaskOwner;
   private readonly pushConfig: TaskPushNotificationConfig | undefined;
+  /** See {@link ExecutionTarget.firstTaskUnread}. */
+  private readonly handsOverTask: boolean;
   /**
    * The headers of the response to the request that started this execution, while that response is not built yet:
    * `activateExtension`/`declineExtension` edit its `A2A-Extensions`. Absent when the transport has none to offer.
@@ -184,6 +198,7 @@ export class Execution implements AgentContext {
     this.version = existing?.version ?? 0;
     this.owner = ownerOf(call);
     this.pushConfig = target.pushConfig;
+    this.handsOverTask = target.firstTaskUnread === true;
     this.responseHeaders = responseHeadersOf(call);
     this.onStored = onStored;
     if (existing) this.firstOutcome = { stored: existing };
@@ -220,6 +235,17 @@ export class Execution implements AgentContext {
     return this.turnPromise;
   }
 
+  /**
+   * {@link turnEnded} without its promise and a `then` on it: `waiter.turnOver` is called once the turn is over (at
+   * once when it is), synchronously with the write that ended it. A blocking SendMessage's answer is then the call's
+   * one promise (issue 39, docs/performance.md "Bytes per SendMessage, twenty-second session"). One waiter at most
+   * (the call that started the execution); it must not throw.
+   */
+  whenTurnEnds(waiter: TurnWaiter): void {
+    if (this.turnEnd) waiter.turnOver(this, this.turnEnd);
+    else this.turnWaiter = waiter;
+  }
+
   /** The first outcome (the first call wins, as a promise's resolve). */
   private resolveFirst(outcome: FirstOutcome): void {
     if (this.firstOutcome || this.firstError) return;
@@ -238,6 +264,7 @@ export class Execution implements AgentContext {
     if (this.turnEnd) return;
     this.turnEnd = end;
     this.resolveTurn?.(end);
+    this.turnWaiter?.turnOver(this, end);
   }
 
   get signal(): AbortSignal {
@@ -671,7 +698,7 @@ export class Execution implements AgentContext {
     try {
       // The in-memory store without an `await` and without copying the new task twice.
       const task = this.newTask();
-      stored = createOwned(store, task, owner) ?? (await store.create(task, owner));
+      stored = createOwned(store, task, owner, this.handsOverTask) ?? (await store.create(task, owner));
     } catch (error) {
       // The task could not be stored (e.g. the database is down): the waiting caller gets the error, not a hang.
       this.rejectFirst(toA2AError(error));
@@ -694,7 +721,7 @@ export class Execution implements AgentContext {
     if (this.replied || this.pushConfig || !createsOwned(store) || this.canCreateWith()) return false;
     let stored: StoredTask;
     try {
-      stored = createOwned(store, this.newTask(), owner) as StoredTask;
+      stored = createOwned(store, this.newTask(), owner, this.handsOverTask) as StoredTask;
     } catch (error) {
       this.rejectFirst(toA2AError(error));
       throw error;

@@ -28,20 +28,20 @@ import {
   type TaskEventRecord,
   type TaskStore,
 } from '../store/task-store.js';
-import { isInterrupted, isTerminal, viewTask } from '../task-state.js';
+import { isTerminal, viewTask } from '../task-state.js';
 import { A2ALog } from '../telemetry/logger.js';
 import { loadOpenTelemetry } from '../telemetry/otel-api.js';
 import { countFinished } from '../telemetry/task-metrics.js';
 import { type AgentCardInput, normalizeCard } from './agent-card-input.js';
 import type { AgentExecutor, CallContext } from './agent-executor.js';
+import { answerLater, BlockingAnswer } from './blocking-answer.js';
 import { ownerOf } from './call-context.js';
-import { CallStream, endsTurn } from './call-stream.js';
+import { CallStream } from './call-stream.js';
 import {
   type CancelStatus,
   Execution,
   type ExecutionServices,
   type ExecutionTarget,
-  type TurnEnd,
 } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { ExecutionRegistry } from './execution-registry.js';
@@ -137,7 +137,7 @@ export class A2ARequestHandler {
   }
 
   /**
-   * Not an async function: a new task's answer is a `then` on the execution's first outcome and one on its turn's end,
+   * Not an async function: a new task's answer is settled by the execution when its turn ends ({@link BlockingAnswer}),
    * read synchronously from an in-memory store (an async frame and its promises per SendMessage less,
    * docs/performance.md "Hot-path tricks"); the other paths go on in {@link sendMessageLater}.
    */
@@ -167,12 +167,9 @@ export class A2ARequestHandler {
     request: SendMessageRequest,
     call: CallContext,
   ): Promise<SendMessageResponse> {
-    return execution.turnEnded.then((end) => {
-      // The turn ended with this execution's own write: the in-memory store holds that version (no read).
-      const stored = end === 'paused' ? this.store.peek?.(execution.taskId, execution.storedVersion) : undefined;
-      if (!stored) return this.answerLater(execution, end, request, call);
-      return { task: viewTask(stored.task, { historyLength: request.configuration?.historyLength }) };
-    });
+    const waiter = new BlockingAnswer(this.store, request, call);
+    execution.whenTurnEnds(waiter);
+    return waiter.answer;
   }
 
   /** {@link sendMessage} for a message to an existing task, with a push config or `returnImmediately`. */
@@ -189,21 +186,7 @@ export class A2ARequestHandler {
     const end = await execution.turnEnded;
     const stored = end === 'paused' ? this.store.peek?.(execution.taskId, execution.storedVersion) : undefined;
     if (stored) return { task: viewTask(stored.task, { historyLength }) };
-    return this.answerLater(execution, end, request, call);
-  }
-
-  /** A blocking SendMessage's task after its turn ended, read from the store (a cancel is waited for first). */
-  private async answerLater(
-    execution: Execution,
-    end: TurnEnd,
-    request: SendMessageRequest,
-    call: CallContext,
-  ): Promise<SendMessageResponse> {
-    if (end === 'aborted') await this.waitForCancel(execution, call);
-    // The turn ended with this execution's own write: a remote store may still hold that version (no read).
-    const stored = await this.store.get(execution.taskId);
-    if (!stored) throw taskNotFound(execution.taskId);
-    return { task: viewTask(stored.task, { historyLength: request.configuration?.historyLength }) };
+    return answerLater(this.store, execution, end, request, call);
   }
 
   sendStreamingMessage(request: SendMessageRequest, call: CallContext): AsyncGenerator<StreamResponse> {
@@ -425,7 +408,9 @@ export class A2ARequestHandler {
     const taskId = newId();
     const contextId = message.contextId ?? newId();
     const userMessage = storedUserMessage(message, taskId, contextId);
-    return this.run(this.execution(request, call, follow, { taskId, contextId, userMessage }));
+    // A blocking call (no `follow`) answers from the turn's end, never from `first`'s task: the store may keep it.
+    const target = { taskId, contextId, userMessage, firstTaskUnread: follow === undefined };
+    return this.run(this.execution(request, call, follow, target));
   }
 
   /** {@link start} for a message to an existing task, with a push config or `returnImmediately`. */
@@ -495,26 +480,6 @@ export class A2ARequestHandler {
   private run(execution: Execution): Execution {
     this.running.start(execution);
     return execution;
-  }
-
-  /**
-   * A canceled execution's turn ends with the canceler's CANCELED event (written here or on another instance, after
-   * the abort), or any other event that ends the turn, or when the client goes away.
-   */
-  private async waitForCancel(execution: Execution, call: CallContext): Promise<void> {
-    const subscription = this.subscribe(execution.taskId, execution.storedVersion, call);
-    try {
-      // Subscribed first, so an event written between this read and the loop is not missed.
-      const now = await this.store.get(execution.taskId);
-      const state = now?.task.status.state;
-      if (!state || isTerminal(state) || isInterrupted(state)) return;
-      for (;;) {
-        const next = await subscription.next();
-        if (next.done || endsTurn(next.value)) return;
-      }
-    } finally {
-      subscription.close();
-    }
   }
 
   /** The visible events `afterSeq+1 .. version`, or `undefined` when the log no longer holds all of them. */

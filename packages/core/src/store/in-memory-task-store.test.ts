@@ -188,6 +188,18 @@ describe('InMemoryTaskStore', () => {
     expect(() => createOwned(store, task('t'), 'o')).toThrow(/already exists/);
   });
 
+  it("keeps the engine's task itself when it is handed over (no copy), applying later events to it", async () => {
+    const store = new InMemoryTaskStore();
+    const mine = task('t');
+    expect(createOwned(store, mine, 'o', true)?.task).toBe(mine);
+    await store.append('t', 1, working());
+    expect(mine.status.state).toBe('TASK_STATE_WORKING');
+    // Readers still get copies of their own.
+    const read = await store.get('t', 'o');
+    expect(read?.task).not.toBe(mine);
+    expect(read?.task).toEqual(mine);
+  });
+
   it('leaves a store whose create is overridden to its own create', async () => {
     let created = 0;
     class Counting extends InMemoryTaskStore {

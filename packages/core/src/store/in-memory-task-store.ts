@@ -86,8 +86,8 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return { task: copyTask(this.insert(task, owner).task), version: 1 };
   }
 
-  /** {@link create}'s work: stores a copy of `task` at version 1 and returns the entry. */
-  private insert(task: Task, owner: TaskOwner): Entry {
+  /** {@link create}'s work: stores a copy of `task` (or `task` itself, `keep`) at version 1 and returns the entry. */
+  private insert(task: Task, owner: TaskOwner, keep = false): Entry {
     if (this.tasks.has(task.id)) throw new Error(`Task ${task.id} already exists`);
     this.purgeExpired();
     let index = this.byOwner.get(owner);
@@ -96,7 +96,7 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
       this.byOwner.set(owner, index);
     }
     const entry: Entry = {
-      task: copyTask(task),
+      task: keep ? task : copyTask(task),
       owner: index.key, // one string per owner, not one per request
       version: 1,
       listSeq: ++this.listSeq,
@@ -111,9 +111,11 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   /**
    * The engine's create (through {@link createOwned}): synchronous, and the answer is the caller's own `task`, which
    * the caller made for this and never changes, instead of a second copy (docs/performance.md, "Hot-path tricks").
+   * `handOver`: the store keeps `task` itself, no copy at all; the caller then never reads it again, since the store
+   * applies later events to it (issue 39, docs/performance.md "Bytes per SendMessage, twenty-second session").
    */
-  [CREATE_OWNED](task: Task, owner: TaskOwner): StoredTask {
-    this.insert(task, owner);
+  [CREATE_OWNED](task: Task, owner: TaskOwner, handOver: boolean): StoredTask {
+    this.insert(task, owner, handOver);
     return { task, version: 1 };
   }
 
@@ -348,10 +350,12 @@ const ownCreate = InMemoryTaskStore.prototype.create;
 /**
  * `store.create(task, owner)` done synchronously when `store` is an in-memory store whose `create` is its own (a
  * subclass that overrides it, e.g. to fail in a test, goes the usual way): `undefined` when it cannot. `task` is
- * handed over: the answer's task is that object, so the caller must not change it afterwards.
+ * handed over: the answer's task is that object, so the caller must not change it afterwards. With `handOver` the
+ * store keeps that very object and changes it with every later event: the caller must not read it afterwards either
+ * (only its creation state, at once).
  */
-export function createOwned(store: TaskStore, task: Task, owner: TaskOwner): StoredTask | undefined {
-  return createsOwned(store) ? store[CREATE_OWNED](task, owner) : undefined;
+export function createOwned(store: TaskStore, task: Task, owner: TaskOwner, handOver = false): StoredTask | undefined {
+  return createsOwned(store) ? store[CREATE_OWNED](task, owner, handOver) : undefined;
 }
 
 /** Whether {@link createOwned} would create in `store` (asked before making the task, so none is made in vain). */
