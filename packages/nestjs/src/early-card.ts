@@ -3,7 +3,7 @@
 // hooks. The card is a ready answer (core's cached JSON and headers); through the controller it paid the router's
 // catch-all match and Nest's route proxy as well (docs/performance.md, "Hapi SendMessage and the NestJS card,
 // twenty-second session"). Express platform only. Installed by a2a-module.ts (`configure`). Tests:
-// packages/nestjs/test/module.test.ts.
+// packages/nestjs/test/early-card.test.ts.
 import type { MountableHandler } from '@a2a/core';
 import { type MiddlewareConsumer, RequestMethod } from '@nestjs/common';
 import type { ApplicationConfig } from '@nestjs/core';
