@@ -1,6 +1,7 @@
 // @a2a/hapi, the Hapi 21 plugin: Hapi's `request`/`h` ⇄ a Fetch `Request`/`Response` for the handler, through core's
 // Node bridge (`@a2a/core/node`: `nodeWebRequest`, and `nodeResponseBody`/`responseHeaders` for the answers Hapi sends,
-// or `writeNodeResponseAfterBurst` for event streams); setup checks and the refusal of an undecodable path come from
+// or `writeNodeResponseAfterBurst` for event streams; a ready answer nothing in the server acts on goes out directly,
+// direct-answer.ts); setup checks and the refusal of an undecodable path come from
 // `@a2a/core/adapter`. Hapi registers routes by path, so the plugin reads `handler.mount`. `requestSource` gathers what
 // the bridge needs from Hapi's request (the public URL, a `payload: 'data'` body, Hapi's payload error, a refusal).
 // Tests: packages/hapi/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/hapi`.
@@ -18,6 +19,7 @@ import {
 } from '@a2a/core/node';
 import { type Boom, notFound } from '@hapi/boom';
 import type { Lifecycle, Plugin, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import { answerDirectly } from './direct-answer.js';
 
 export interface A2AHapiOptions {
   /** What `createA2AHandler()` returns (or another handler, such as `receiver.handler` of @a2a/webhook-receiver). */
@@ -46,6 +48,9 @@ class FlushingStream extends PassThrough {
 }
 
 const noop = () => {};
+
+/** The plugin's own `onPreResponse` functions (one per registration): they leave A2A answers alone. */
+const ownExtensions = new WeakSet<object>();
 
 /** Payload errors Hapi raised, kept from the route's `failAction` for its handler. */
 const bodyErrors = new WeakMap<Request, Boom>();
@@ -102,6 +107,8 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
         writeNodeResponseAfterBurst(raw.res, response);
         return h.abandon;
       }
+      // A ready answer nothing else in the server would see or change: written at once (direct-answer.ts).
+      if (answerDirectly(request, response, ownExtensions)) return h.abandon;
       const content = await nodeResponseBody(response);
       const body =
         content instanceof Readable ? pipeline(content, new FlushingStream(), () => {}) : (content ?? undefined);
@@ -117,7 +124,7 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
     // Hapi answers a path it cannot decode (`%zz`) itself, before any route: on the handler's paths, the A2A 400
     // instead of Boom's body. Nothing runs (no route, so no route auth either): the handler only answers the refusal.
     // An app route's own errors are not touched (their route is the app's, not Hapi's internal one).
-    server.ext('onPreResponse', async (request, h) => {
+    const refusePath: Lifecycle.Method = async (request, h) => {
       const response = request.response;
       if (!('isBoom' in response) || !response.isBoom || (request.route.method as string) !== '_special') {
         return h.continue;
@@ -126,7 +133,9 @@ export const a2aHapi: Plugin<A2AHapiOptions> = {
       const pathname = sentPath(request);
       if (pathname === undefined) return h.continue;
       return (await serve(request, h, pathname, undefined, requestRefusal('path'))) ?? h.continue;
-    });
+    };
+    ownExtensions.add(refusePath);
+    server.ext('onPreResponse', refusePath);
     const route = (method: ServerRoute['method'], path: string): ServerRoute => ({
       method,
       path,

@@ -3,14 +3,25 @@
 // closed at shutdown. Tests: packages/nestjs/test/module.test.ts; `npx vitest run packages/nestjs`.
 import { createA2AHandler, type MountableHandler } from '@a2a/core';
 import { basePathUnderPrefix, checkMountable } from '@a2a/core/adapter';
-import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import {
+  type DynamicModule,
+  Inject,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { A2A_HANDLER, A2A_OPTIONS, a2aController } from './a2a-controller.js';
+import { answerCardEarly } from './early-card.js';
 import type { A2AModuleAsyncOptions, A2AModuleOptions, A2AModuleRoutes, A2ANestRequest } from './options.js';
 import { leaveA2ABodiesUnparsed, routeParserErrors } from './platform-hooks.js';
 import { serveA2A } from './serve.js';
 
 const A2A_MOUNT_PATH = Symbol.for('@a2a/nestjs:mount-path');
+/** Whether the module's routes have guards of their own (then the card goes through them, on the controller). */
+const A2A_ROUTE_GUARDS = Symbol.for('@a2a/nestjs:route-guards');
 /** Handlers the module made (and so closes); one passed as `handler` is the app's to close. */
 const created = new WeakSet<MountableHandler>();
 
@@ -19,7 +30,7 @@ const created = new WeakSet<MountableHandler>();
  * `forRootAsync({ imports, inject, useFactory })` to build the options (executor, stores) from your providers.
  * The handler is a provider too (`@Inject(A2A_HANDLER)`), closed on application shutdown.
  */
-export class A2AModule implements OnModuleInit, OnApplicationShutdown {
+export class A2AModule implements NestModule, OnModuleInit, OnApplicationShutdown {
   static forRoot<Req extends A2ANestRequest = A2ANestRequest>(
     options: A2AModuleOptions<Req> & A2AModuleRoutes,
   ): DynamicModule {
@@ -40,6 +51,7 @@ export class A2AModule implements OnModuleInit, OnApplicationShutdown {
         { provide: A2A_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         { provide: A2A_HANDLER, useFactory: handlerFrom, inject: [A2A_OPTIONS] },
         { provide: A2A_MOUNT_PATH, useValue: options.path ?? '' },
+        { provide: A2A_ROUTE_GUARDS, useValue: (options.guards?.length ?? 0) > 0 },
       ],
       exports: [A2A_HANDLER],
     };
@@ -50,7 +62,16 @@ export class A2AModule implements OnModuleInit, OnApplicationShutdown {
     private readonly handler: MountableHandler & { close?: () => Promise<void> },
     private readonly options: A2AModuleOptions,
     private readonly mountPath: string,
+    private readonly routeGuards: boolean,
+    private readonly config: ApplicationConfig,
   ) {}
+
+  /** The card before the router on Express when nothing of Nest's route pipeline applies to it (early-card.ts). */
+  configure(consumer: MiddlewareConsumer) {
+    if (this.routeGuards || this.host.httpAdapter?.getType() !== 'express') return;
+    const { handler, options, mountPath: path, config } = this;
+    answerCardEarly(consumer, { handler, options, path, config });
+  }
 
   onModuleInit() {
     const basePath = this.handler.mount?.basePath;
@@ -74,6 +95,8 @@ Inject(HttpAdapterHost)(A2AModule, undefined, 0);
 Inject(A2A_HANDLER)(A2AModule, undefined, 1);
 Inject(A2A_OPTIONS)(A2AModule, undefined, 2);
 Inject(A2A_MOUNT_PATH)(A2AModule, undefined, 3);
+Inject(A2A_ROUTE_GUARDS)(A2AModule, undefined, 4);
+Inject(ApplicationConfig)(A2AModule, undefined, 5);
 Module({})(A2AModule);
 
 function handlerFrom(options: A2AModuleOptions): MountableHandler {

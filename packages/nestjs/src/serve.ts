@@ -34,6 +34,8 @@ export async function serveA2A(
   req: PlatformRequest,
   reply: PlatformReply,
   parserError?: { error: unknown; mountPath: string },
+  /** The path below the mount when the caller knows it (the early card's middleware, early-card.ts). */
+  pathname?: string,
 ): Promise<boolean> {
   const raw = req.raw ?? (req as unknown as IncomingMessage);
   const res = reply.raw ?? (reply as unknown as ServerResponse);
@@ -41,7 +43,7 @@ export async function serveA2A(
   const request = nodeWebRequest(raw, res, source);
   const context = (await (options.context ?? defaultContext)(req)) ?? {};
   const response = await handler.handle(request, {
-    pathname: mountRelative(source.url, parserError?.mountPath ?? routePrefix(req)),
+    pathname: pathname ?? mountRelative(source.url, parserError?.mountPath ?? routePrefix(req)),
     context,
   });
   if (!response) return false;
