@@ -37,12 +37,7 @@ import type { AgentExecutor, CallContext } from './agent-executor.js';
 import { answerLater, BlockingAnswer } from './blocking-answer.js';
 import { ownerOf } from './call-context.js';
 import { CallStream } from './call-stream.js';
-import {
-  type CancelStatus,
-  Execution,
-  type ExecutionServices,
-  type ExecutionTarget,
-} from './execution.js';
+import { type CancelStatus, Execution, type ExecutionServices, type ExecutionTarget } from './execution.js';
 import { type ExecutionCoordinator, localExecutionCoordinator } from './execution-coordinator.js';
 import { ExecutionRegistry } from './execution-registry.js';
 import { inputModeChecker } from './input-modes.js';
