@@ -88,7 +88,7 @@ describe.runIf(hasServerBinary)('a Redis Cluster that cannot serve for a while',
       const answer = await send();
       return answer.status === 200 ? answer : undefined;
     }, 15_000);
-    expect(after.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(after?.body.task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(await get(id)).toBe(200);
   }
 
