@@ -789,31 +789,32 @@ export class Execution implements AgentContext {
     let unsureAt: number | undefined;
     for (let error = failure; ; ) {
       if (this.aborted) throw toA2AError(error);
+      let outage = false;
       if (error instanceof ConcurrentModificationError) {
         const landed = unsureAt === undefined ? null : await this.landedAt(unsureAt, event);
         if (landed) return this.appended(event, landed);
-        if (landed === undefined) {
-          // The log cannot say yet whether the lost write landed: the same version is tried again (its conflict asks
-          // again), never the next one, where the event would be written a second time. Still the outage.
-          if (outages++ === 0) outageSince = Date.now();
-          else if (Date.now() - outageSince >= this.services.storeRetryMs) throw this.gaveUp(error, outageSince);
-          await outagePause(outages);
-        } else {
+        // `undefined`: the log cannot say yet whether the lost write landed. The same version is tried again (its
+        // conflict asks again), never the next one, where the event would be written a second time. Still the outage.
+        if (landed === undefined) outage = true;
+        else {
           unsureAt = undefined;
           this.version = error.actualVersion;
           await conflictPause(++conflicts);
         }
       } else if (isStoreUnavailable(error)) {
         unsureAt ??= this.version;
-        if (outages++ === 0) outageSince = Date.now();
-        else if (Date.now() - outageSince >= this.services.storeRetryMs) throw this.gaveUp(error, outageSince);
-        await outagePause(outages);
+        outage = true;
       } else if (error instanceof InvalidTransitionError && isTerminal(error.from) && !this.finishedHere()) {
         // Finished by someone else (a cancel, possibly on another instance, whose abort has not arrived yet): the
         // execution stops as if canceled; the agent's late update is not an agent failure.
         this.abort(`Task is ${error.from}`);
         throw this.abortReason;
       } else throw toA2AError(error);
+      if (outage) {
+        if (outages++ === 0) outageSince = Date.now();
+        else if (Date.now() - outageSince >= this.services.storeRetryMs) throw this.gaveUp(error, outageSince);
+        await outagePause(outages);
+      }
       if (this.aborted) throw this.abortReason;
       try {
         return this.appended(event, await this.services.store.append(this.taskId, this.version, event));
