@@ -1,3 +1,4 @@
+import { LaterStore } from '@a2a/store-testsuite';
 import { describe, expect, it } from 'vitest';
 import { type AgentContext, createA2AHandler, InMemoryTaskStore, type TaskStore } from '../src/index.js';
 import { writesNow } from '../src/internal.js';
@@ -7,18 +8,6 @@ import { card } from './helpers.js';
 // with the in-memory store a write that can land at once is in the store when the call returns, and the call returns
 // no promise; anything else (a queued step, a store that writes asynchronously, a chunk without parts) takes the
 // helper's own path and returns its promise. Either way the task ends the same.
-
-/** An in-memory store whose writes land a turn later, as a remote store's do. */
-class LaterStore extends InMemoryTaskStore {
-  override async create(...args: Parameters<TaskStore['create']>) {
-    await null;
-    return super.create(...args);
-  }
-  override async append(...args: Parameters<TaskStore['append']>) {
-    await null;
-    return super.append(...args);
-  }
-}
 
 async function run(store: TaskStore, execute: (ctx: AgentContext) => Promise<unknown> | unknown) {
   const a2a = createA2AHandler({

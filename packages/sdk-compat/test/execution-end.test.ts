@@ -1,10 +1,10 @@
 import { createRequestHandler, InMemoryTaskStore, type TaskStore } from '@a2a/core';
+import { LaterStore } from '@a2a/store-testsuite';
 import * as sdk from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { describe, expect, it } from 'vitest';
 import { fromSdkExecutor } from '../src/index.js';
 import { scribeCard } from './fixtures/sdk-agents.js';
-import { LaterStore } from './later-store.js';
 import { chunk, status } from './sdk-events.js';
 
 // How an SDK execution ends: when the executor's `execute` returns with every helper call its events caused already

@@ -1,4 +1,5 @@
 import { createRequestHandler, InMemoryTaskStore, type TaskStore } from '@a2a/core';
+import { LaterStore } from '@a2a/store-testsuite';
 import * as sdk from '@a2a-js/sdk';
 import {
   AgentEvent,
@@ -10,7 +11,6 @@ import {
 import { describe, expect, it } from 'vitest';
 import { fromSdkExecutor } from '../src/index.js';
 import { scribeCard } from './fixtures/sdk-agents.js';
-import { LaterStore } from './later-store.js';
 import { chunk, status } from './sdk-events.js';
 
 // With the in-memory store an SDK executor's events are written as it publishes them (the engine's `*Now` writes:
