@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // In-process A/B of a framework adapter's cost per request (docs/performance.md, "Per request (issue 39)", the
 // slower frameworks; Fetch-host streams). Like scripts/per-request.mjs, for @a2a/koa, @a2a/hapi, @a2a/express,
-// @a2a/nestjs and @a2a/hono (on `@hono/node-server`, through `withA2ARequestErrors`, as the bench serves it):
+// @a2a/nestjs, @a2a/fastify and @a2a/hono (on `@hono/node-server`, through `withA2ARequestErrors`, as the bench serves it):
 //
 //   node --expose-gc scripts/adapter-per-request.mjs --adapter koa [--dist packages/koa/dist] [--dist <other dist>]
 //        [--core <core dist>]... [--scenarios raw,card,send,stream] [--rounds 5] [--requests 2000] [--connections 16]
@@ -117,6 +117,14 @@ const apps = {
     const app = await NestFactory.create(BenchModule, { logger: false });
     await app.init();
     return listen(app.getHttpServer(), port);
+  },
+  async fastify(mod, port, a2a) {
+    const Fastify = await dependency('fastify');
+    const app = Fastify();
+    app.post(bench.RAW_PATH, async (request) => bench.rawEcho(request.body));
+    await app.register(mod.a2aFastify, { handler: a2a });
+    await app.ready();
+    return listen(app.server, port);
   },
   async hono(mod, port, a2a, dir) {
     // Their ESM entries, as the adapter's own imports (`hono/route`) resolve: one Hono, not its CJS copy beside it.

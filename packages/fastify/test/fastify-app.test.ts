@@ -134,6 +134,41 @@ describe('in a Fastify app', () => {
     expect((await missing.json()).message).toMatch(/Route GET:\/a2a\/no\/such\/route not found/);
   });
 
+  it("runs the app's hooks and decorators on its answers: an async onSend that rewrites the body, onResponse", async () => {
+    // The route resolves to nothing once the reply is sent, and to the reply while a hook still holds it: an async
+    // onSend hook must get to finish its answer (Fastify sends an empty body for a route that resolved to nothing).
+    const app = Fastify();
+    const seen: string[] = [];
+    app.decorateReply('stamp', 'from-decorator');
+    app.addHook('onRequest', async (request) => {
+      request.headers['x-seen'] = 'onRequest';
+    });
+    // Like a signing or compressing hook: a body takes it a while, nothing to sign passes at once.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (typeof payload !== 'string') return payload;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      reply.header('x-stamp', (reply as unknown as { stamp: string }).stamp);
+      return payload.replace('"jsonrpc":"2.0"', '"jsonrpc":"2.0","hooked":true');
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      seen.push(`${request.headers['x-seen']} ${reply.statusCode}`);
+    });
+    await app.register(a2aFastify, { handler: createA2AHandler(agent), prefix: '/a2a' });
+    const base = await listen(app);
+    const sent = await rpc(`${base}/a2a`, 'SendMessage', { message: message('hi') });
+    expect(sent.headers.get('x-stamp')).toBe('from-decorator');
+    const body = await sent.json();
+    expect(body.hooked).toBe(true);
+    expect(JSON.stringify(body.result)).toContain('done: hi');
+    const card = await fetch(`${base}/a2a/.well-known/agent-card.json`);
+    expect(card.headers.get('x-stamp')).toBe('from-decorator');
+    expect((await card.json()).name).toBe('Fastify agent');
+    const missing = await fetch(`${base}/a2a/no/such/route`);
+    expect(missing.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toEqual(['onRequest 200', 'onRequest 200', 'onRequest 404']);
+  });
+
   it("a2aFrameworkErrors: an undecodable path answers the A2A 400 under the mount, Fastify's own elsewhere", async () => {
     const app = Fastify({ frameworkErrors: a2aFrameworkErrors });
     app.get('/files/*', async () => 'file');
