@@ -19,20 +19,25 @@ const essence = (mediaType: string): string => {
 export function inputModeChecker(card: AgentCard): (parts: readonly Part[]) => void {
   const modes = new Set([...card.defaultInputModes, ...card.skills.flatMap((s) => s.inputModes ?? [])].map(essence));
   const accepts = (mediaType: string): boolean => {
+    // A media type already in its essence form (`text/plain`, nearly every part) is looked up as it is: no `split`
+    // array and lower-cased copy per part (issue 39, docs/performance.md "Bytes per SendMessage, twenty-third session").
+    if (modes.has(mediaType)) return true;
     const type = essence(mediaType);
     return modes.has(type) || modes.has('*/*') || modes.has('*') || modes.has(`${type.split('/', 1)[0] ?? ''}/*`);
   };
   const accepted = [...modes].join(', ');
+  // A loop, not `forEach`: no closure and context per request (issue 39).
   return (parts) => {
-    parts.forEach((part, i) => {
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as Part;
       // A text part without a media type is text/plain; other parts without one name none to check.
       const mediaType = part.mediaType ?? (part.text !== undefined ? 'text/plain' : undefined);
-      if (mediaType === undefined || accepts(mediaType)) return;
+      if (mediaType === undefined || accepts(mediaType)) continue;
       throw new A2AError(
         'ContentTypeNotSupported',
         `Incompatible content types: message.parts[${i}] has media type ${JSON.stringify(mediaType)}, which is not supported by this agent (accepted: ${accepted})`,
         { metadata: { mediaType, field: `message.parts[${i}].mediaType`, accepted } },
       );
-    });
+    }
   };
 }
