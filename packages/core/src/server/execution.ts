@@ -116,15 +116,12 @@ export class Execution implements AgentContext {
    */
   settled: Promise<Execution> | undefined;
 
-  /** Made when the executor first reads `signal`: an AbortSignal costs microseconds, and most executors never do. */
-  private controller: AbortController | undefined;
-  private abortReason: A2AError | undefined;
-  private aborted = false;
-  /** Between a local CancelTask's abort and its CANCELED write: a CANCELED status the agent publishes is kept for it. */
-  private canceling = false;
-  private cancelStatus: CancelStatus | undefined;
-  /** `setMetadata` before the task was stored: the new task's metadata. */
-  private createdMetadata: Record<string, unknown> | undefined;
+  /**
+   * The fields only a rare path sets (a signal read, an abort or cancel, metadata before the task exists, a failed
+   * create, `turnEnded`), in one object made by the first of them: eight fields fewer on every execution (issue 39,
+   * docs/performance.md "Bytes per SendMessage, twenty-third session").
+   */
+  private rare: RareFields | undefined;
   private version: number;
   private chain: Promise<unknown> = DONE;
   /** Steps enqueued and not yet settled (0: `chain` is settled). */
@@ -140,12 +137,9 @@ export class Execution implements AgentContext {
    * first synchronous run reads the outcome without a promise (issue 39, docs/performance.md "Per request").
    */
   private firstOutcome: FirstOutcome | undefined;
-  private firstError: { error: unknown } | undefined;
   private firstPromise: Promise<FirstOutcome> | undefined;
   private settleFirst: { resolve(outcome: FirstOutcome): void; reject(error: unknown): void } | undefined;
   private turnEnd: TurnEnd | undefined;
-  private turnPromise: Promise<TurnEnd> | undefined;
-  private resolveTurn: ((end: TurnEnd) => void) | undefined;
   private turnWaiter: TurnWaiter | undefined;
   private replied = false;
   /** {@link start} was called: a step may run at once even before the task is stored (see `enqueue`). */
@@ -207,7 +201,8 @@ export class Execution implements AgentContext {
   /** The agent's first outcome: its message, or the task stored. Rejects when the task could not be stored. */
   get first(): Promise<FirstOutcome> {
     if (this.firstPromise) return this.firstPromise;
-    const { firstOutcome, firstError } = this;
+    const { firstOutcome } = this;
+    const firstError = this.rare?.firstError;
     let promise: Promise<FirstOutcome>;
     if (firstOutcome) promise = Promise.resolve(firstOutcome);
     else if (firstError) promise = Promise.reject(firstError.error);
@@ -227,12 +222,13 @@ export class Execution implements AgentContext {
    * every event of the turn is written by this execution, so the store's fan-out is not needed to learn of it.
    */
   get turnEnded(): Promise<TurnEnd> {
-    this.turnPromise ??= this.turnEnd
+    const rare = this.rareFields();
+    rare.turnPromise ??= this.turnEnd
       ? Promise.resolve(this.turnEnd)
       : new Promise((resolve) => {
-          this.resolveTurn = resolve;
+          rare.resolveTurn = resolve;
         });
-    return this.turnPromise;
+    return rare.turnPromise;
   }
 
   /**
@@ -248,14 +244,14 @@ export class Execution implements AgentContext {
 
   /** The first outcome (the first call wins, as a promise's resolve). */
   private resolveFirst(outcome: FirstOutcome): void {
-    if (this.firstOutcome || this.firstError) return;
+    if (this.firstOutcome || this.rare?.firstError) return;
     this.firstOutcome = outcome;
     this.settleFirst?.resolve(outcome);
   }
 
   private rejectFirst(error: unknown): void {
-    if (this.firstOutcome || this.firstError) return;
-    this.firstError = { error };
+    if (this.firstOutcome || this.rare?.firstError) return;
+    this.rareFields().firstError = { error };
     this.settleFirst?.reject(error);
   }
 
@@ -263,16 +259,33 @@ export class Execution implements AgentContext {
   private endTurn(end: TurnEnd): void {
     if (this.turnEnd) return;
     this.turnEnd = end;
-    this.resolveTurn?.(end);
+    this.rare?.resolveTurn?.(end);
     this.turnWaiter?.turnOver(this, end);
   }
 
   get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.abortReason) this.controller.abort(this.abortReason);
+    const rare = this.rareFields();
+    if (!rare.controller) {
+      rare.controller = new AbortController();
+      if (rare.abortReason) rare.controller.abort(rare.abortReason);
     }
-    return this.controller.signal;
+    return rare.controller.signal;
+  }
+
+  /** {@link rare}, made on first use. */
+  private rareFields(): RareFields {
+    this.rare ??= new RareFields();
+    return this.rare;
+  }
+
+  /** Aborted (canceled, or finished elsewhere): the executor's later publications are ignored. */
+  private get aborted(): boolean {
+    return this.rare?.abortReason !== undefined;
+  }
+
+  /** Between a local CancelTask's abort and its CANCELED write (see {@link abort}). */
+  private get canceling(): boolean {
+    return this.rare?.canceling === true;
   }
 
   get stored(): boolean {
@@ -358,20 +371,22 @@ export class Execution implements AgentContext {
    * for that write instead of ignored.
    */
   abort(reason: string, canceling = false): void {
-    if (canceling) this.canceling = true;
-    if (this.aborted) return;
-    this.aborted = true;
-    this.abortReason = new A2AError('TaskNotCancelable', reason);
-    this.controller?.abort(this.abortReason);
+    const rare = this.rareFields();
+    if (canceling) rare.canceling = true;
+    if (rare.abortReason) return;
+    rare.abortReason = new A2AError('TaskNotCancelable', reason);
+    rare.controller?.abort(rare.abortReason);
     this.endTurn('aborted');
     this.holder?.release(this);
   }
 
   /** The CANCELED status the agent published since a canceling abort, if any; later ones are ignored. */
   takeCancelStatus(): CancelStatus | undefined {
-    this.canceling = false;
-    const status = this.cancelStatus;
-    this.cancelStatus = undefined;
+    const rare = this.rare;
+    if (!rare) return undefined;
+    rare.canceling = false;
+    const status = rare.cancelStatus;
+    rare.cancelStatus = undefined;
     return status;
   }
 
@@ -408,7 +423,7 @@ export class Execution implements AgentContext {
     if (this.canceling && state === 'TASK_STATE_CANCELED') {
       // Kept at once, not queued: the cancel writes right after its hook returns, and the hook may not await this.
       const message = content === undefined ? undefined : this.agentMessage(content);
-      this.cancelStatus = { message, metadata: options?.metadata };
+      this.rareFields().cancelStatus = { message, metadata: options?.metadata };
       return Promise.resolve();
     }
     if (!this.runsNow()) return this.enqueue(() => this.applyStatus(state, content, options?.metadata));
@@ -449,7 +464,8 @@ export class Execution implements AgentContext {
         return;
       }
       // Not stored yet: carried on the creation, so the task's first snapshot (a stream's first event) shows it.
-      this.createdMetadata = { ...this.createdMetadata, ...metadata };
+      const rare = this.rareFields();
+      rare.createdMetadata = { ...rare.createdMetadata, ...metadata };
       await this.ensureStored();
     });
   }
@@ -685,7 +701,8 @@ export class Execution implements AgentContext {
   /** The task as it is created, with the metadata set before it existed (so its first snapshot shows it). */
   private newTask(): Task {
     const task = newTask(this.taskId, this.contextId, this.message, this.services.now());
-    if (this.createdMetadata) task.metadata = this.createdMetadata;
+    const metadata = this.rare?.createdMetadata;
+    if (metadata) task.metadata = metadata;
     return task;
   }
 
@@ -808,14 +825,14 @@ export class Execution implements AgentContext {
         // Finished by someone else (a cancel, possibly on another instance, whose abort has not arrived yet): the
         // execution stops as if canceled; the agent's late update is not an agent failure.
         this.abort(`Task is ${error.from}`);
-        throw this.abortReason;
+        throw this.rare?.abortReason;
       } else throw toA2AError(error);
       if (outage) {
         if (outages++ === 0) outageSince = Date.now();
         else if (Date.now() - outageSince >= this.services.storeRetryMs) throw this.gaveUp(error, outageSince);
         await outagePause(outages);
       }
-      if (this.aborted) throw this.abortReason;
+      if (this.aborted) throw this.rare?.abortReason;
       try {
         return this.appended(event, await this.services.store.append(this.taskId, this.version, event));
       } catch (next) {
@@ -915,4 +932,19 @@ export type WritesNow = Pick<Execution, 'submitNow' | 'statusNow' | 'artifactNow
 /** The context's {@link WritesNow} methods when it is the engine's own execution (it is, for an executor it runs). */
 export function writesNow(ctx: AgentContext): WritesNow | undefined {
   return ctx instanceof Execution ? ctx : undefined;
+}
+
+/** {@link Execution}'s fields that only a rare path sets, made whole by the first of them (one shape). */
+class RareFields {
+  /** Made when the executor first reads `signal`: an AbortSignal costs microseconds, and most executors never do. */
+  controller: AbortController | undefined = undefined;
+  abortReason: A2AError | undefined = undefined;
+  /** Between a local CancelTask's abort and its CANCELED write: a CANCELED status the agent publishes is kept for it. */
+  canceling = false;
+  cancelStatus: CancelStatus | undefined = undefined;
+  /** `setMetadata` before the task was stored: the new task's metadata. */
+  createdMetadata: Record<string, unknown> | undefined = undefined;
+  firstError: { error: unknown } | undefined = undefined;
+  turnPromise: Promise<TurnEnd> | undefined = undefined;
+  resolveTurn: ((end: TurnEnd) => void) | undefined = undefined;
 }
