@@ -1,8 +1,8 @@
 // @a2a/express, the Express 4/5 adapter: Express's `req`/`res` ⇄ a Fetch `Request`/`Response` for the handler,
 // through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`, `writeNodeResponseAfterBurst`
 // for event streams); its setup checks come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs
-// from Express's request (the public URL, what the body parser left). Tests: packages/express/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite on Express 4
-// and 5); `npx vitest run packages/express`.
+// from Express's request (the public URL, what the body parser left). Tests: packages/express/test/
+// (`conformance.test.ts` runs @a2a/adapter-testsuite on Express 4 and 5); `npx vitest run packages/express`.
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import { basePathUnderPrefix, checkMountable, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {

@@ -1,9 +1,9 @@
 // @a2a/fastify, the Fastify 5 plugin: Fastify's `request`/`reply` ⇄ a Fetch `Request`/`Response` for the handler,
-// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponseAfterBurst` for event streams past the
-// `onSend` hooks, `responseText`/`responseHeaders` for the answers Fastify sends); setup checks and the refusal of an
-// undecodable path come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from Fastify's request
-// on its route, in its error handler and in `a2aFrameworkErrors`. Tests: packages/fastify/test/ (`conformance.test.ts`
-// runs @a2a/adapter-testsuite); `npx vitest run packages/fastify`.
+// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponseAfterBurst` for event streams
+// past the `onSend` hooks, `responseText`/`responseHeaders` for the answers Fastify sends); setup checks and the
+// refusal of an undecodable path come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from
+// Fastify's request on its route, in its error handler and in `a2aFrameworkErrors`. Tests: packages/fastify/test/
+// (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/fastify`.
 import { type A2AHandlerOptions, type A2ARequestContext, createA2AHandler, type MountableHandler } from '@a2a/core';
 import { basePathUnderPrefix, checkMountable, requestRefusal, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {

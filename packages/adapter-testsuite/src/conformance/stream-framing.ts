@@ -15,7 +15,8 @@ const eventIds = (body: string) =>
  * otherwise; a stream that goes on is always chunked, its events arriving before its end.
  */
 export function defineStreamFramingCases(s: Setup, oneWrite: boolean): void {
-  it(`writes a stream finished within its burst ${oneWrite ? 'as one body with a Content-Length' : 'chunked'}`, async () => {
+  const finished = oneWrite ? 'as one body with a Content-Length' : 'chunked';
+  it(`writes a stream finished within its burst ${finished}`, async () => {
     const response = await s.c.rpcFetch('SendStreamingMessage', { message: userMessage('framing') }, USER);
     const body = await response.text();
     expect(response.status).toBe(200);
