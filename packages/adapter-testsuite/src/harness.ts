@@ -44,6 +44,12 @@ export interface AdapterHarness {
    * would pass without testing anything).
    */
   noCompression?: string;
+  /**
+   * Set when the adapter writes an event stream the agent has finished within its burst as one body with a
+   * Content-Length (`writeNodeResponseAfterBurst` on Node hosts); the framing cases then expect that, and chunks
+   * otherwise. A stream that goes on is chunked either way.
+   */
+  streamsInOneWrite?: boolean;
   start(a2a: A2AHttpHandler, options: HarnessStartOptions): Promise<StartedServer>;
 }
 

@@ -15,6 +15,8 @@ export function nodeHarness(name = 'node:http (reference)'): AdapterHarness {
   return {
     name,
     noCompression: 'node:http has no compression middleware',
+    // A stream finished within the agent's burst is one body (`writeNodeResponseAfterBurst`).
+    streamsInOneWrite: true,
     async start(a2a, options) {
       const listener = createNodeHandler(a2a, {
         trustProxy: options.trustProxy,

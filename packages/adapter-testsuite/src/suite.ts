@@ -1,3 +1,4 @@
+import { InMemoryTaskStore } from '@a2a/core';
 import { describe } from 'vitest';
 import { defineBadInputCases } from './bad-input.js';
 import { defineBasePathCases } from './conformance/base-path.js';
@@ -7,6 +8,7 @@ import { defineJsonRpcCases } from './conformance/json-rpc.js';
 import { defineRestCases } from './conformance/rest.js';
 import { defineSecurityCases } from './conformance/security.js';
 import { BASE_PATH, type Setup, useServer } from './conformance/setup.js';
+import { defineStreamFramingCases } from './conformance/stream-framing.js';
 import { defineStreamingCases } from './conformance/streaming.js';
 import { defineDialectBadInputCases } from './dialect-bad-input.js';
 import { createFixture, SECURED_CARD } from './fixture.js';
@@ -53,6 +55,16 @@ export function defineAdapterConformanceSuite(harness: AdapterHarness): void {
       );
       defineBasePathCases(s);
     });
+    for (const bodyParser of [false, true]) {
+      // The in-memory store as it is (the counting one's subscriptions cannot say what they have ready, so no stream
+      // of theirs is ever finished when it is written).
+      describe(`event stream framing (in-memory store), body parser ${bodyParser ? 'on' : 'off'}`, () => {
+        const s = useServer(harness, { mountPath: '', bodyParser, compression: false }, () =>
+          createFixture(undefined, { stores: { taskStore: new InMemoryTaskStore() } }),
+        );
+        defineStreamFramingCases(s, harness.streamsInOneWrite === true);
+      });
+    }
     defineGoldenWireCases(harness);
     defineBadInputCases(harness);
     defineDialectBadInputCases(harness);

@@ -1,8 +1,8 @@
 // @a2a/express, the Express 4/5 adapter: Express's `req`/`res` ⇄ a Fetch `Request`/`Response` for the handler,
-// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`); its setup checks come from
-// `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from Express's request (the public URL, what the
-// body parser left). Tests: packages/express/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite on Express 4
-// and 5); `npx vitest run packages/express`.
+// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`, `writeNodeResponseAfterBurst`
+// for event streams); its setup checks come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs
+// from Express's request (the public URL, what the body parser left). Tests: packages/express/test/
+// (`conformance.test.ts` runs @a2a/adapter-testsuite on Express 4 and 5); `npx vitest run packages/express`.
 import type { A2ARequestContext, MountableHandler } from '@a2a/core';
 import { basePathUnderPrefix, checkMountable, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {
@@ -11,7 +11,9 @@ import {
   nodeWebRequest,
   parserLeftovers,
   requestUrl,
+  responseFrames,
   writeNodeResponse,
+  writeNodeResponseAfterBurst,
 } from '@a2a/core/node';
 import type {
   ErrorRequestHandler,
@@ -67,9 +69,13 @@ export function a2aExpress<Req extends ExpressRequest = ExpressRequest, Res exte
       const request = nodeWebRequest(req, res, requestSource(req, options.trustProxy, bodyError));
       const context = (await options.context?.(req as Req, res as Res)) ?? {};
       const response = await a2a.handle(request, { pathname: req.path, context });
-      // Returned, not awaited (it never rejects): this frame, which holds the request and its body, ends now rather
-      // than when a stream does.
-      if (response) return writeNodeResponse(res, response);
+      if (response) {
+        // An event stream is written after the agent's burst: one over by then is one body, one socket write
+        // (docs/performance.md, "Streams as one write on Express, Fastify and the Node bridge").
+        if (responseFrames(response)) return writeNodeResponseAfterBurst(res, response);
+        // Returned, not awaited (it never rejects): this frame, which holds the request and its body, ends now.
+        return writeNodeResponse(res, response);
+      }
       next(bodyError);
     } catch (error) {
       next(error);

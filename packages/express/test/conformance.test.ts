@@ -10,6 +10,8 @@ type ExpressFactory = typeof express5;
 function harness(name: string, express: ExpressFactory) {
   return {
     name,
+    // A stream finished within the agent's burst is one body (`writeNodeResponseAfterBurst`).
+    streamsInOneWrite: true,
     async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
       const app = express();
       app.set('trust proxy', o.trustProxy);

@@ -1,9 +1,9 @@
 // @a2a/fastify, the Fastify 5 plugin: Fastify's `request`/`reply` ⇄ a Fetch `Request`/`Response` for the handler,
-// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse` for event streams past the
-// `onSend` hooks, `responseText`/`responseHeaders` for the answers Fastify sends); setup checks and the refusal of an
-// undecodable path come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from Fastify's request
-// on its route, in its error handler and in `a2aFrameworkErrors`. Tests: packages/fastify/test/ (`conformance.test.ts`
-// runs @a2a/adapter-testsuite); `npx vitest run packages/fastify`.
+// through core's Node bridge (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponseAfterBurst` for event streams
+// past the `onSend` hooks, `responseText`/`responseHeaders` for the answers Fastify sends); setup checks and the
+// refusal of an undecodable path come from `@a2a/core/adapter`. `requestSource` gathers what the bridge needs from
+// Fastify's request on its route, in its error handler and in `a2aFrameworkErrors`. Tests: packages/fastify/test/
+// (`conformance.test.ts` runs @a2a/adapter-testsuite); `npx vitest run packages/fastify`.
 import { type A2AHandlerOptions, type A2ARequestContext, createA2AHandler, type MountableHandler } from '@a2a/core';
 import { basePathUnderPrefix, checkMountable, requestRefusal, type ToWebRequestOptions } from '@a2a/core/adapter';
 import {
@@ -14,7 +14,7 @@ import {
   responseFrames,
   responseHeaders,
   responseText,
-  writeNodeResponse,
+  writeNodeResponseAfterBurst,
 } from '@a2a/core/node';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -96,9 +96,10 @@ const plugin: FastifyPluginAsync<A2AFastifyOptions> = async (fastify, options) =
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined) reply.raw.setHeader(name, value);
-      // Not awaited (it never rejects; the reply is hijacked): this frame, which holds the request and its body, ends
-      // now rather than when the stream does.
-      void writeNodeResponse(reply.raw, response);
+      // Written after the agent's burst (one over by then is one body, one socket write: docs/performance.md, "Streams
+      // as one write on Express, Fastify and the Node bridge"); not awaited, so this frame, which holds the request and
+      // its body, ends now rather than when the stream does.
+      writeNodeResponseAfterBurst(reply.raw, response);
       return true;
     }
     reply.code(response.status).headers(headers);

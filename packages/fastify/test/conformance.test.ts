@@ -7,6 +7,8 @@ import { a2aFastify, a2aFrameworkErrors } from '../src/index.js';
 
 const harness = {
   name: 'Fastify 5',
+  // A stream finished within the agent's burst is one body (`writeNodeResponseAfterBurst`).
+  streamsInOneWrite: true,
   async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
     const app = Fastify({ trustProxy: o.trustProxy, frameworkErrors: a2aFrameworkErrors });
     if (o.compression) await app.register(compress, { threshold: 0 });

@@ -6,6 +6,8 @@ import { type A2AHapiOptions, a2aHapi } from '../src/index.js';
 // Compression is Hapi's built-in gzip (on by default); the flag makes every response eligible (minBytes 1).
 const harness: AdapterHarness = {
   name: 'Hapi 21',
+  // A stream finished within the agent's burst is one body (`writeNodeResponseAfterBurst`).
+  streamsInOneWrite: true,
   async start(handler, o) {
     const server = Hapi.server({
       port: 0,

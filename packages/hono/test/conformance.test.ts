@@ -9,6 +9,8 @@ import { withA2ARequestErrors } from '../src/node-server.js';
 
 const harness = {
   name: 'Hono 4 (@hono/node-server)',
+  // Core's body stream closes after its first chunk when the stream is over; @hono/node-server sends it with its length.
+  streamsInOneWrite: true,
   async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
     const app = new Hono();
     if (o.compression) app.use(compress());

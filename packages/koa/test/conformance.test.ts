@@ -12,6 +12,8 @@ type KoaClass = typeof Koa3;
 function harness(name: string, Koa: KoaClass) {
   return {
     name,
+    // A stream finished within the agent's burst is one body (`writeNodeResponseAfterBurst`).
+    streamsInOneWrite: true,
     async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
       const app = new Koa({ proxy: o.trustProxy });
       if (o.compression) app.use(compress({ threshold: 0 }));

@@ -16,6 +16,8 @@ const userBuilder = async (req: express.Request) => {
 
 const harness = {
   name: 'Express 5, @a2a/sdk-compat look-alikes',
+  // Served through `@a2a/express`: a stream finished within the agent's burst is one body.
+  streamsInOneWrite: true,
   async start(a2a: A2AHttpHandler, o: HarnessStartOptions) {
     const app = express();
     app.set('trust proxy', o.trustProxy);

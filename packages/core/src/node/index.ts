@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkMountable } from '../http/check-mountable.js';
 import type { A2ARequestContext, MountableHandler } from '../http/mountable-handler.js';
+import { responseFrames } from '../http/prepared.js';
 import { nodeWebRequest } from './node-web-request.js';
 import type { ToWebRequestOptions } from './web-request-options.js';
-import { writeNodeResponse } from './write-node-response.js';
+import { writeNodeResponse, writeNodeResponseAfterBurst } from './write-node-response.js';
 
 export { checkMountable } from '../http/check-mountable.js';
 export { responseFrames, responseHeaders, responseText } from '../http/prepared.js';
@@ -90,9 +91,13 @@ function answer(
   next: ((error?: unknown) => void) | undefined,
 ): Promise<void> | undefined {
   try {
-    // Returned, not awaited (it never rejects): the caller's frame, which holds the request and its body, ends now
-    // rather than when a stream does.
-    if (response) return writeNodeResponse(res, response);
+    if (response) {
+      // An event stream is written after the agent's burst: one over by then is one body, one socket write
+      // (docs/performance.md, "Streams as one write on Express, Fastify and the Node bridge").
+      if (responseFrames(response)) return void writeNodeResponseAfterBurst(res, response);
+      // Returned, not awaited (it never rejects): the caller's frame, which holds the request and its body, ends now.
+      return writeNodeResponse(res, response);
+    }
     if (next) return next() as unknown as Promise<void> | undefined;
     res.statusCode = 404;
     res.setHeader('content-type', 'text/plain; charset=utf-8');
