@@ -1,13 +1,20 @@
 // @a2a/nestjs: one request through core, on either platform. The platform's request and reply (Express's own, or
 // Fastify's wrappers around Node's) ⇄ a Fetch `Request`/`Response` for the handler, through core's Node bridge
-// (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`); `requestSource` gathers what the bridge needs. Called by
-// the controller (a2a-controller.ts) and the Express parser-error hook (a2a-module.ts, platform-hooks.ts). Tests:
-// packages/nestjs/test/ (`conformance.test.ts` runs @a2a/adapter-testsuite on both platforms); `npx vitest run
-// packages/nestjs`.
+// (`@a2a/core/node`: `nodeWebRequest`, `writeNodeResponse`, `writeNodeResponseAfterBurst` for event streams);
+// `requestSource` gathers what the bridge needs. Called by the controller (a2a-controller.ts) and the Express
+// parser-error hook (a2a-module.ts, platform-hooks.ts). Tests: packages/nestjs/test/ (`conformance.test.ts` runs
+// @a2a/adapter-testsuite on both platforms); `npx vitest run packages/nestjs`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MountableHandler } from '@a2a/core';
 import type { ToWebRequestOptions } from '@a2a/core/adapter';
-import { nodeWebRequest, parserLeftovers, requestUrl, writeNodeResponse } from '@a2a/core/node';
+import {
+  nodeWebRequest,
+  parserLeftovers,
+  requestUrl,
+  responseFrames,
+  writeNodeResponse,
+  writeNodeResponseAfterBurst,
+} from '@a2a/core/node';
 import { type A2AModuleOptions, type A2ANestRequest, callerFromUser } from './options.js';
 
 /** The platform's request and reply as a route handler gets them (Express: Node's own; Fastify: wrappers). */
@@ -48,7 +55,10 @@ export async function serveA2A(
   });
   if (!response) return false;
   reply.hijack?.();
-  await writeNodeResponse(res, response);
+  // An event stream is written after the agent's burst (one over by then is one body, one socket write:
+  // docs/performance.md, "Streams as one write on Express, Fastify and the Node bridge"), not awaited.
+  if (responseFrames(response)) writeNodeResponseAfterBurst(res, response);
+  else await writeNodeResponse(res, response);
   return true;
 }
 

@@ -38,12 +38,12 @@ function writeHead(res: ServerResponse, response: Response): void {
 
 /**
  * {@link writeNodeResponse} for an event stream (the bridge's listener, Express, Fastify's hijacked reply, Koa's
- * `ctx.respond = false`, Hapi's `h.abandon`), once the microtasks queued so far have run (`process.nextTick`: the agent's burst of events is in). An
- * event stream over by then is written as one body, its whole text with a Content-Length (`finishedFrames`: the same
- * bytes, one socket write, no chunk framing, no frame writer); one that goes on streams as before, the frames taken
- * leading its first chunk. Node corks a response's first write until a `nextTick` anyway, so nothing leaves later
- * (docs/performance.md, "Koa and Hapi streams"). Never throws: a header Node refuses on a finished stream ends the
- * connection; one that goes on fails as `writeNodeResponse` does.
+ * `ctx.respond = false`, Hapi's `h.abandon`, NestJS), once the microtasks queued so far have run (`process.nextTick`:
+ * the agent's burst of events is in). An event stream over by then is written as one body, its whole text with a
+ * Content-Length (`finishedFrames`: the same bytes, one socket write, no chunk framing, no frame writer); one that goes
+ * on streams as before, the frames taken leading its first chunk. Node corks a response's first write until a
+ * `nextTick` anyway, so nothing leaves later (docs/performance.md, "Koa and Hapi streams"). Never throws: a header Node
+ * refuses on a finished stream ends the connection; one that goes on fails as `writeNodeResponse` does.
  */
 export function writeNodeResponseAfterBurst(res: ServerResponse, response: Response): void {
   process.nextTick(afterBurst, res, response);
