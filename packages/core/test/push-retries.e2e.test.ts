@@ -210,6 +210,8 @@ describe('push retries against a real webhook', () => {
     await agent.start({ c: hook.url() });
     agent.go();
     await eventually(() => completedAt(hook.hits), 5000);
+    // The hook's last answer is recorded before the sender has read it: its `onDelivered` comes after.
+    await sender.idle();
     const [working, completed] = [...new Set(hook.hits.map((h) => h.seq))];
     expect(log(hook.hits)).toEqual([`${working}:404`, `${working}:200`, `${completed}:404`, `${completed}:200`]);
     expect(delivered.map((d) => d.attempts)).toEqual([2, 2]);
