@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { eventually } from '@a2a/adapter-testsuite';
 import { type A2AHandlerOptions, createA2AHandler } from '@a2a/core';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,7 +166,8 @@ describe('in a Fastify app', () => {
     expect((await card.json()).name).toBe('Fastify agent');
     const missing = await fetch(`${base}/a2a/no/such/route`);
     expect(missing.status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // onResponse runs once the answer is out: waited for, bounded, never a fixed sleep.
+    await eventually(() => seen.length === 3, 5000);
     expect(seen).toEqual(['onRequest 200', 'onRequest 200', 'onRequest 404']);
   });
 
